@@ -1,0 +1,53 @@
+//! The one error type of the library. Messages are lowercase, name ids as `%N`, and are printed by
+//! `main.rs` as `error: <message>`.
+
+use thiserror::Error;
+
+/// Everything that can go wrong while processing a module. Variants are grouped by stage.
+#[derive(Debug, Error)]
+pub enum Error {
+    // --- input / binary layer ---
+    #[error("{path}: {source}")]
+    Io {
+        path: String,
+        #[source]
+        source: std::io::Error,
+    },
+    #[error("{0}")]
+    Binary(String),
+    #[error("malformed instruction at word {offset} ({opcode}): {message}")]
+    Malformed {
+        offset: usize,
+        opcode: String,
+        message: String,
+    },
+    #[error("id bound overflow: the module needs more than {0} ids")]
+    IdOverflow(u32),
+
+    // --- marker recognition ---
+    /// Several recognition errors, reported together.
+    #[error("{}", .0.join("\n"))]
+    Markers(Vec<String>),
+
+    // --- layout / spec constants ---
+    #[error("{0}")]
+    Layout(String),
+    #[error("{0}")]
+    SpecMap(String),
+
+    // --- lowering and cleanup ---
+    #[error("{0}")]
+    Lower(String),
+    #[error("internal check failed: {0}")]
+    PostCondition(String),
+
+    // --- validation ---
+    #[error("{0}")]
+    Validation(String),
+
+    // --- options ---
+    #[error("{0}")]
+    Unsupported(String),
+}
+
+pub type Result<T> = std::result::Result<T, Error>;

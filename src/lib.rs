@@ -1,0 +1,4 @@
+pub mod error;
+pub mod layout;
+pub mod markers;
+pub mod module;

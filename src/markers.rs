@@ -1,0 +1,375 @@
+//! Find the SYCL 2020 spec-constant marker calls and recover what they ask for.
+//!
+//! Algorithm:
+//! 1. Marker functions are declarations (no body) whose `LinkageAttributes … Import` name — or
+//!    `OpName` when there is no linkage decoration — starts with
+//!    `_Z37__sycl_getScalar2020SpecConstantValue` or `_Z40__sycl_getComposite2020SpecConstantValue`.
+//! 2. Every `OpFunctionCall` to one of them, in module order, is a [`MarkerCall`]. A void marker
+//!    takes an sret pointer first (4 arguments) and the value type is that pointer's pointee;
+//!    otherwise the value type is the call's result type (3 arguments).
+//! 3. The SymbolicID and DefaultValue arguments are walked back through pointer casts, all-zero
+//!    access chains, `OpCopyObject`, the same operations inside `OpSpecConstantOp`, and the -O0
+//!    pattern (pointer stored once into a `Function` variable and loaded back) to module-scope
+//!    `OpVariable`s. The symbolic ID is the variable's 8-bit string initializer up to its NUL; the
+//!    default value is the first member of the other variable's initializer.
+//!
+//! Errors of all calls are gathered and reported together.
+//!
+//! Precondition: an [`Index`] of the module. Postcondition: every returned call has a resolved
+//! symbolic ID and default value; nothing in the module is changed.
+
+use crate::error::{Error, Result};
+use crate::layout::{Layout, TypeKind};
+use crate::module::index::Index;
+use crate::module::{inst, Module};
+use spirv::{Op, StorageClass};
+use std::collections::HashSet;
+
+/// Mangled-name prefixes of the marker functions (any template argument, any parameter mangling).
+pub const MARKER_PREFIXES: [&str; 2] = [
+    "_Z37__sycl_getScalar2020SpecConstantValue",
+    "_Z40__sycl_getComposite2020SpecConstantValue",
+];
+
+/// Deepest chain of casts and copies followed from a marker argument.
+const MAX_WALK: usize = 256;
+
+/// The symbolic ID of a SYCL spec constant: opaque bytes (usually ASCII), used verbatim as the
+/// property name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SymbolicId(pub Vec<u8>);
+
+impl std::fmt::Display for SymbolicId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&String::from_utf8_lossy(&self.0))
+    }
+}
+
+/// Where the default value comes from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum DefaultValue {
+    /// A constant instruction (`OpConstant*`, `OpConstantComposite`, `OpConstantNull`, `OpUndef`).
+    Constant(u32),
+    /// A zero value of this type (the initializer was `OpConstantNull` of the wrapper).
+    Zero(u32),
+}
+
+/// One call to a marker function.
+#[derive(Clone, Debug)]
+pub struct MarkerCall {
+    /// Instruction index of the `OpFunctionCall`.
+    pub inst: usize,
+    /// Id of the function that contains the call.
+    pub caller: u32,
+    /// Id of the marker declaration called.
+    pub callee: u32,
+    /// Result id of the call.
+    pub result: u32,
+    /// The sret pointer the value is stored through, if the marker returns void.
+    pub sret: Option<u32>,
+    /// The spec constant's type.
+    pub value_type: u32,
+    pub symbolic_id: SymbolicId,
+    /// The argument ids, as passed (SymbolicID, DefaultValue, RTBuffer).
+    pub args: [u32; 3],
+    pub default: DefaultValue,
+    /// -O0 stores whose only purpose was to pass a marker argument (removable with the call).
+    pub o0_stores: Vec<usize>,
+}
+
+/// The marker functions and calls of a module.
+#[derive(Debug, Default)]
+pub struct Markers {
+    /// Ids of the marker declarations.
+    pub functions: Vec<u32>,
+    pub calls: Vec<MarkerCall>,
+}
+
+/// The name spec-link matches a function by: linkage name, else `OpName`.
+fn marker_name<'a>(index: &'a Index, id: u32) -> Option<&'a [u8]> {
+    match index.linkage.get(&id) {
+        Some(l) => Some(&l.name),
+        None => index.names.get(&id).map(|n| n.as_slice()),
+    }
+}
+
+pub fn is_marker_name(name: &[u8]) -> bool {
+    MARKER_PREFIXES.iter().any(|p| name.starts_with(p.as_bytes()))
+}
+
+/// Finds every marker call of the module (see the module docs).
+pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
+    let mut out = Markers::default();
+    let mut marker_set = HashSet::new();
+    for f in &index.functions {
+        if f.is_declaration && marker_name(index, f.id).is_some_and(is_marker_name) {
+            out.functions.push(f.id);
+            marker_set.insert(f.id);
+        }
+    }
+    if marker_set.is_empty() {
+        return Ok(out);
+    }
+    let layout = Layout::new(module, index);
+    let walker = Walker { module, index, layout: &layout };
+    let mut errors = Vec::new();
+    for f in index.functions.iter().filter(|f| !f.is_declaration) {
+        for i in f.start..=f.end {
+            let Some(w) = module.inst(i) else { continue };
+            if w[0] & 0xffff != Op::FunctionCall as u32 || w.len() < 4 || !marker_set.contains(&w[3]) {
+                continue;
+            }
+            match walker.call(i, f.id, w) {
+                Ok(c) => out.calls.push(c),
+                Err(e) => errors.push(e),
+            }
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Markers(errors));
+    }
+    Ok(out)
+}
+
+struct Walker<'a> {
+    module: &'a Module,
+    index: &'a Index,
+    layout: &'a Layout<'a>,
+}
+
+impl Walker<'_> {
+    fn def(&self, id: u32) -> Option<(usize, &[u32])> {
+        let i = *self.index.defs.get(&id)?;
+        Some((i, self.module.inst(i)?))
+    }
+
+    fn call(&self, i: usize, caller: u32, w: &[u32]) -> std::result::Result<MarkerCall, String> {
+        let callee = w[3];
+        let name = self.index.display_name(callee);
+        let fname = self.index.display_name(caller);
+        let at = format!("marker call %{} in function {fname} (calling {name})", w[2]);
+        let decl = self
+            .index
+            .function_by_id
+            .get(&callee)
+            .and_then(|&k| self.index.functions.get(k))
+            .ok_or_else(|| format!("{at}: callee is not a function"))?;
+        let args = &w[4..];
+        let ret_void = matches!(self.layout.kind(w[1]), Ok(TypeKind::Other(op)) if op == Op::TypeVoid as u32);
+        let (sret, rest) = if ret_void {
+            if args.len() != 4 {
+                return Err(format!(
+                    "{at}: passes {} arguments; a void marker takes 4 (sret pointer, SymbolicID, DefaultValue, RTBuffer)",
+                    args.len()
+                ));
+            }
+            (Some(args[0]), &args[1..])
+        } else {
+            if args.len() != 3 {
+                return Err(format!(
+                    "{at}: passes {} arguments; a marker takes 3 (SymbolicID, DefaultValue, RTBuffer)",
+                    args.len()
+                ));
+            }
+            (None, args)
+        };
+        if decl.params.len() != args.len() {
+            return Err(format!(
+                "{at}: the declaration has {} parameters but the call passes {}",
+                decl.params.len(),
+                args.len()
+            ));
+        }
+        let value_type = match sret {
+            None => w[1],
+            Some(p) => {
+                let ptr_ty = self
+                    .def(p)
+                    .and_then(|(_, pw)| inst::result_type(pw))
+                    .ok_or_else(|| format!("{at}: sret argument %{p} has no type"))?;
+                match self.layout.kind(ptr_ty) {
+                    Ok(TypeKind::Pointer { pointee, .. }) => pointee,
+                    _ => return Err(format!("{at}: sret argument %{p} is not a pointer")),
+                }
+            }
+        };
+        let mut o0_stores = Vec::new();
+        let sym_var = self
+            .global_var(rest[0], &mut o0_stores)
+            .map_err(|e| format!("{at}: SymbolicID argument %{} {e}", rest[0]))?;
+        let symbolic_id = self
+            .symbolic_string(sym_var)
+            .map_err(|e| format!("{at}: SymbolicID variable %{sym_var} {e}"))?;
+        let def_var = self
+            .global_var(rest[1], &mut o0_stores)
+            .map_err(|e| format!("{at}: DefaultValue argument %{} {e}", rest[1]))?;
+        let default = self
+            .default_value(def_var)
+            .map_err(|e| format!("{at}: DefaultValue variable %{def_var} {e}"))?;
+        Ok(MarkerCall {
+            inst: i,
+            caller,
+            callee,
+            result: w[2],
+            sret,
+            value_type,
+            symbolic_id,
+            args: [rest[0], rest[1], rest[2]],
+            default,
+            o0_stores,
+        })
+    }
+
+    /// Whether `id` is an integer constant zero (`OpConstant 0` or `OpConstantNull`).
+    fn is_zero(&self, id: u32) -> bool {
+        match self.def(id) {
+            Some((_, w)) if w[0] & 0xffff == Op::Constant as u32 => w.len() > 3 && w[3..].iter().all(|&x| x == 0),
+            Some((_, w)) => w[0] & 0xffff == Op::ConstantNull as u32,
+            None => false,
+        }
+    }
+
+    /// The pointer operand if `op` (with operands starting at `ops`) is a value-preserving
+    /// pointer operation: a cast, a copy, or an access chain whose indices are all zero.
+    fn passthrough(&self, op: u32, ops: &[u32]) -> Option<u32> {
+        let first = *ops.first()?;
+        match Op::from_u32(op)? {
+            Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::CopyObject => Some(first),
+            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+                ops[1..].iter().all(|&x| self.is_zero(x)).then_some(first)
+            }
+            _ => None,
+        }
+    }
+
+    /// Strips casts and zero access chains (not loads).
+    fn strip(&self, mut id: u32) -> u32 {
+        for _ in 0..MAX_WALK {
+            let Some((_, w)) = self.def(id) else { return id };
+            let op = w[0] & 0xffff;
+            let next = if op == Op::SpecConstantOp as u32 && w.len() > 3 {
+                self.passthrough(w[3], &w[4..])
+            } else if w.len() > 3 {
+                self.passthrough(op, &w[3..])
+            } else {
+                None
+            };
+            match next {
+                Some(n) => id = n,
+                None => return id,
+            }
+        }
+        id
+    }
+
+    /// Walks `id` back to a module-scope `OpVariable` (see the module docs).
+    fn global_var(&self, start: u32, o0_stores: &mut Vec<usize>) -> std::result::Result<u32, String> {
+        let mut id = start;
+        for _ in 0..MAX_WALK {
+            id = self.strip(id);
+            let Some((i, w)) = self.def(id) else {
+                return Err(format!("does not resolve to a constant global: %{id} is not defined"));
+            };
+            let op = w[0] & 0xffff;
+            if op == Op::Variable as u32 && i < self.index.globals_end {
+                return Ok(id);
+            }
+            if op == Op::Load as u32 && w.len() >= 4 {
+                // -O0: the pointer was stored once into a Function variable and loaded back.
+                let slot = self.strip(w[3]);
+                let is_local = self.def(slot).is_some_and(|(_, sw)| {
+                    sw[0] & 0xffff == Op::Variable as u32
+                        && sw.len() >= 4
+                        && sw[3] == StorageClass::Function as u32
+                });
+                let f = self.index.function_of(i);
+                if is_local {
+                    if let Some(f) = f {
+                        let stores: Vec<usize> = (f.start..=f.end)
+                            .filter(|&k| {
+                                self.module.inst(k).is_some_and(|sw| {
+                                    sw[0] & 0xffff == Op::Store as u32 && sw.len() >= 3 && self.strip(sw[1]) == slot
+                                })
+                            })
+                            .collect();
+                        if let [s] = stores[..] {
+                            o0_stores.push(s);
+                            id = self.module.inst(s).map_or(0, |sw| sw[2]);
+                            continue;
+                        }
+                        return Err(format!(
+                            "does not resolve to a constant global: the local variable %{slot} it is loaded from is stored {} times (expected once)",
+                            stores.len()
+                        ));
+                    }
+                }
+                return Err(format!("does not resolve to a constant global: it is loaded (%{id}) from memory"));
+            }
+            return Err(format!(
+                "does not resolve to a constant global: it comes from %{id} ({})",
+                inst::op_name(op)
+            ));
+        }
+        Err(format!("does not resolve to a constant global: more than {MAX_WALK} casts"))
+    }
+
+    fn initializer(&self, var: u32) -> std::result::Result<(u32, &[u32]), String> {
+        let (_, w) = self.def(var).ok_or("is not defined")?;
+        let init = *w.get(4).ok_or("has no initializer")?;
+        let (_, iw) = self.def(init).ok_or_else(|| format!("has an undefined initializer %{init}"))?;
+        Ok((init, iw))
+    }
+
+    fn symbolic_string(&self, var: u32) -> std::result::Result<SymbolicId, String> {
+        let (init, iw) = self.initializer(var)?;
+        let op = iw[0] & 0xffff;
+        if op == Op::ConstantNull as u32 {
+            return Ok(SymbolicId(Vec::new()));
+        }
+        if op != Op::ConstantComposite as u32 {
+            return Err(format!("is initialised by %{init} ({}), not a string constant", inst::op_name(op)));
+        }
+        let mut bytes = Vec::new();
+        for &c in &iw[3..] {
+            let (_, cw) = self.def(c).ok_or_else(|| format!("has an undefined character %{c}"))?;
+            let ty = cw.get(1).copied().unwrap_or(0);
+            if !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {
+                return Err(format!("is not a string of 8-bit integers (character %{c} has type {})", self.layout.display(ty)));
+            }
+            let byte = match cw[0] & 0xffff {
+                x if x == Op::Constant as u32 && cw.len() >= 4 => (cw[3] & 0xff) as u8,
+                x if x == Op::ConstantNull as u32 => 0,
+                x => return Err(format!("has a non-constant character %{c} ({})", inst::op_name(x))),
+            };
+            if byte == 0 {
+                return Ok(SymbolicId(bytes));
+            }
+            bytes.push(byte);
+        }
+        Err("is not NUL-terminated".into())
+    }
+
+    fn default_value(&self, var: u32) -> std::result::Result<DefaultValue, String> {
+        let (init, iw) = self.initializer(var)?;
+        Ok(match Op::from_u32(iw[0] & 0xffff) {
+            Some(Op::ConstantComposite) => {
+                DefaultValue::Constant(*iw.get(3).ok_or("is initialised by an empty composite")?)
+            }
+            Some(Op::ConstantNull) => {
+                let ty = iw.get(1).copied().unwrap_or(0);
+                match self.layout.kind(ty) {
+                    Ok(TypeKind::Struct { members, .. }) if !members.is_empty() => DefaultValue::Zero(members[0]),
+                    Ok(TypeKind::Array { elem, .. }) => DefaultValue::Zero(elem),
+                    _ => DefaultValue::Zero(ty),
+                }
+            }
+            Some(Op::Undef | Op::Constant | Op::ConstantTrue | Op::ConstantFalse) => DefaultValue::Constant(init),
+            _ => {
+                return Err(format!(
+                    "is initialised by %{init} ({}), not a constant",
+                    inst::op_name(iw[0] & 0xffff)
+                ))
+            }
+        })
+    }
+}

@@ -1,0 +1,259 @@
+//! One pass over the instruction stream that records what the passes look up: where the
+//! sections end, which instruction defines each id, names and linkage, functions and their
+//! parameters, entry points, and the SpecIds the input already uses.
+//!
+//! Precondition: a [`Module`] (instruction boundaries already checked).
+//! Postcondition: every recorded instruction index is < `module.len()`; ids defined twice are
+//! an error.
+
+use super::{inst, Module};
+use crate::error::{Error, Result};
+use spirv::{Decoration, Op};
+use std::collections::{BTreeSet, HashMap};
+
+/// A function of the module: `OpFunction` … `OpFunctionEnd`.
+#[derive(Clone, Debug)]
+pub struct Function {
+    /// Result id of the `OpFunction`.
+    pub id: u32,
+    /// Return type id.
+    pub return_type: u32,
+    /// `OpTypeFunction` id.
+    pub fn_type: u32,
+    /// Index of the `OpFunction` instruction.
+    pub start: usize,
+    /// Index of the `OpFunctionEnd` instruction.
+    pub end: usize,
+    /// Parameter ids, in order.
+    pub params: Vec<u32>,
+    /// No body (no `OpLabel`): an import or a declaration.
+    pub is_declaration: bool,
+}
+
+/// Linkage of a symbol, from `OpDecorate … LinkageAttributes`.
+#[derive(Clone, Debug)]
+pub struct Linkage {
+    pub name: Vec<u8>,
+    /// 0 = Export, 1 = Import, 2 = LinkOnceODR.
+    pub kind: u32,
+    /// The decoration instruction.
+    pub inst: usize,
+}
+
+/// The index of a module.
+#[derive(Debug, Default)]
+pub struct Index {
+    /// Instruction index defining each id.
+    pub defs: HashMap<u32, usize>,
+    /// First `OpName` of each id.
+    pub names: HashMap<u32, Vec<u8>>,
+    pub linkage: HashMap<u32, Linkage>,
+    pub functions: Vec<Function>,
+    /// Function index by function id.
+    pub function_by_id: HashMap<u32, usize>,
+    pub entry_points: Vec<usize>,
+    /// SpecId decoration values present in the input.
+    pub spec_ids: BTreeSet<u32>,
+    /// Index of the first instruction after the annotation section (where new decorations go).
+    pub annotation_end: usize,
+    /// Index of the first `OpFunction` (or `len()`): the end of the global section.
+    pub globals_end: usize,
+    /// Addressing model operand of `OpMemoryModel` (0 Logical, 1 Physical32, 2 Physical64, …).
+    pub addressing_model: Option<u32>,
+    /// Capabilities declared, with the instruction index of each.
+    pub capabilities: Vec<(u32, usize)>,
+    /// Instructions that name or decorate ids (debug names, annotations), by target id.
+    pub annotations_of: HashMap<u32, Vec<usize>>,
+}
+
+fn is_preamble_or_annotation(op: u32) -> bool {
+    const OPS: &[Op] = &[
+        Op::Capability,
+        Op::Extension,
+        Op::ExtInstImport,
+        Op::MemoryModel,
+        Op::EntryPoint,
+        Op::ExecutionMode,
+        Op::ExecutionModeId,
+        Op::String,
+        Op::SourceExtension,
+        Op::Source,
+        Op::SourceContinued,
+        Op::Name,
+        Op::MemberName,
+        Op::ModuleProcessed,
+        Op::Decorate,
+        Op::MemberDecorate,
+        Op::DecorationGroup,
+        Op::GroupDecorate,
+        Op::GroupMemberDecorate,
+        Op::DecorateId,
+        Op::DecorateString,
+        Op::MemberDecorateString,
+    ];
+    OPS.iter().any(|&o| o as u32 == op)
+}
+
+fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
+    Error::Malformed {
+        offset: module.offset_of(i),
+        opcode: inst::op_name(module.opcode(i)),
+        message: message.into(),
+    }
+}
+
+impl Index {
+    /// Builds the index in one pass over the instructions.
+    pub fn build(module: &Module) -> Result<Index> {
+        let mut ix = Index {
+            globals_end: module.len(),
+            ..Default::default()
+        };
+        let mut last_preamble: Option<usize> = None;
+        let mut current: Option<Function> = None;
+        for i in 0..module.len() {
+            let Some(w) = module.inst(i) else { continue };
+            let op = w[0] & 0xffff;
+            let need = |n: usize| -> Result<()> {
+                if w.len() < n {
+                    Err(malformed(module, i, format!("expected at least {n} words, found {}", w.len())))
+                } else {
+                    Ok(())
+                }
+            };
+            if ix.globals_end == module.len() && is_preamble_or_annotation(op) {
+                last_preamble = Some(i);
+            }
+            if let Some(id) = inst::result_id(w) {
+                if ix.defs.insert(id, i).is_some() {
+                    return Err(malformed(module, i, format!("id %{id} is defined twice")));
+                }
+                if id >= module.bound() {
+                    return Err(malformed(
+                        module,
+                        i,
+                        format!("id %{id} is not below the module's id bound {}", module.bound()),
+                    ));
+                }
+            } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
+                return Err(malformed(module, i, "missing result id"));
+            }
+            match Op::from_u32(op) {
+                Some(Op::Capability) => {
+                    need(2)?;
+                    ix.capabilities.push((w[1], i));
+                }
+                Some(Op::MemoryModel) => {
+                    need(3)?;
+                    ix.addressing_model = Some(w[1]);
+                }
+                Some(Op::EntryPoint) => {
+                    need(4)?;
+                    ix.entry_points.push(i);
+                }
+                Some(Op::Name) => {
+                    need(3)?;
+                    let (s, _) = inst::read_string(&w[2..])
+                        .ok_or_else(|| malformed(module, i, "unterminated string"))?;
+                    ix.names.entry(w[1]).or_insert(s);
+                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                }
+                Some(
+                    Op::MemberName
+                    | Op::MemberDecorate
+                    | Op::MemberDecorateString
+                    | Op::DecorateId
+                    | Op::DecorateString,
+                ) => {
+                    need(2)?;
+                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                }
+                Some(Op::Decorate) => {
+                    need(3)?;
+                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                    if w[2] == Decoration::SpecId as u32 {
+                        need(4)?;
+                        ix.spec_ids.insert(w[3]);
+                    } else if w[2] == Decoration::LinkageAttributes as u32 {
+                        let (name, n) = inst::read_string(&w[3..])
+                            .ok_or_else(|| malformed(module, i, "unterminated linkage name"))?;
+                        let kind = *w
+                            .get(3 + n)
+                            .ok_or_else(|| malformed(module, i, "missing linkage type"))?;
+                        ix.linkage.insert(w[1], Linkage { name, kind, inst: i });
+                    }
+                }
+                Some(Op::Function) => {
+                    need(5)?;
+                    if current.is_some() {
+                        return Err(malformed(module, i, "OpFunction inside a function"));
+                    }
+                    if ix.globals_end == module.len() {
+                        ix.globals_end = i;
+                    }
+                    current = Some(Function {
+                        id: w[2],
+                        return_type: w[1],
+                        fn_type: w[4],
+                        start: i,
+                        end: i,
+                        params: Vec::new(),
+                        is_declaration: true,
+                    });
+                }
+                Some(Op::FunctionParameter) => {
+                    need(3)?;
+                    match current.as_mut() {
+                        Some(f) if f.is_declaration => f.params.push(w[2]),
+                        _ => return Err(malformed(module, i, "parameter outside a function header")),
+                    }
+                }
+                Some(Op::Label) => match current.as_mut() {
+                    Some(f) => f.is_declaration = false,
+                    None => return Err(malformed(module, i, "OpLabel outside a function")),
+                },
+                Some(Op::FunctionEnd) => {
+                    let Some(mut f) = current.take() else {
+                        return Err(malformed(module, i, "OpFunctionEnd without OpFunction"));
+                    };
+                    f.end = i;
+                    ix.function_by_id.insert(f.id, ix.functions.len());
+                    ix.functions.push(f);
+                }
+                _ => {}
+            }
+        }
+        if current.is_some() {
+            return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
+        }
+        ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
+        Ok(ix)
+    }
+
+    /// The function that contains instruction `i`, if any.
+    pub fn function_of(&self, i: usize) -> Option<&Function> {
+        let k = self.functions.partition_point(|f| f.start <= i);
+        let f = self.functions.get(k.checked_sub(1)?)?;
+        (i <= f.end).then_some(f)
+    }
+
+    /// Name of an id for messages: its linkage name, else its `OpName`, else `%id`.
+    pub fn display_name(&self, id: u32) -> String {
+        if let Some(l) = self.linkage.get(&id) {
+            return String::from_utf8_lossy(&l.name).into_owned();
+        }
+        match self.names.get(&id) {
+            Some(n) => String::from_utf8_lossy(n).into_owned(),
+            None => format!("%{id}"),
+        }
+    }
+
+    /// Pointer size in bytes from the addressing model (Physical32 → 4, otherwise 8).
+    pub fn pointer_size(&self) -> u64 {
+        if self.addressing_model == Some(spirv::AddressingModel::Physical32 as u32) {
+            4
+        } else {
+            8
+        }
+    }
+}

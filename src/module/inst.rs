@@ -1,0 +1,190 @@
+//! Reading and building single instructions.
+//!
+//! Fixed-layout reads (result id, result type, a literal string) work on words directly; anything
+//! that needs the grammar (where are the id operands of this instruction?) decodes that one
+//! instruction with rspirv's binary parser and grammar. Unknown opcodes are never decoded: callers
+//! treat them conservatively.
+
+use rspirv::binary::{Assemble, Consumer, ParseAction};
+use rspirv::dr;
+use rspirv::grammar::{OperandKind, INSTRUCTION_TABLE};
+use spirv::Op;
+use std::sync::OnceLock;
+
+/// Builds the first word of an instruction.
+pub fn head(op: Op, word_count: usize) -> u32 {
+    ((word_count as u32) << 16) | op as u32
+}
+
+/// Builds an instruction from its opcode and operand words.
+pub fn build(op: Op, operands: &[u32]) -> Vec<u32> {
+    let mut w = Vec::with_capacity(operands.len() + 1);
+    w.push(head(op, operands.len() + 1));
+    w.extend_from_slice(operands);
+    w
+}
+
+/// Encodes a literal string as SPIR-V words (NUL-terminated, zero-padded).
+pub fn string_words(s: &[u8]) -> Vec<u32> {
+    let mut bytes = s.to_vec();
+    bytes.push(0);
+    while bytes.len() % 4 != 0 {
+        bytes.push(0);
+    }
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Reads a literal string starting at `words[0]`; returns the bytes (without NUL) and the number of
+/// words it occupies, or `None` when no NUL terminates it inside `words`.
+pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
+    let mut out = Vec::new();
+    for (i, w) in words.iter().enumerate() {
+        for b in w.to_le_bytes() {
+            if b == 0 {
+                return Some((out, i + 1));
+            }
+            out.push(b);
+        }
+    }
+    None
+}
+
+/// `(has result type, has result id)` of an opcode, from rspirv's grammar; `None` if unknown.
+pub fn result_info(op: u32) -> Option<(bool, bool)> {
+    static TABLE: OnceLock<Vec<Option<(bool, bool)>>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![None; 1 << 16];
+        for g in INSTRUCTION_TABLE.iter() {
+            let kinds: Vec<OperandKind> = g.operands.iter().take(2).map(|o| o.kind).collect();
+            let has_type = kinds.first() == Some(&OperandKind::IdResultType);
+            let has_result = if has_type {
+                kinds.get(1) == Some(&OperandKind::IdResult)
+            } else {
+                kinds.first() == Some(&OperandKind::IdResult)
+            };
+            t[g.opcode as u32 as usize] = Some((has_type, has_result));
+        }
+        t
+    });
+    table.get(op as usize).copied().flatten()
+}
+
+/// Opcode name for messages (`OpFoo`, or `opcode N` when unknown).
+pub fn op_name(op: u32) -> String {
+    match INSTRUCTION_TABLE.lookup_opcode(op) {
+        Some(g) => format!("Op{}", g.opname),
+        None => format!("opcode {op}"),
+    }
+}
+
+/// The result id of an instruction, if its opcode is known and has one.
+pub fn result_id(words: &[u32]) -> Option<u32> {
+    let (has_type, has_result) = result_info(words[0] & 0xffff)?;
+    if !has_result {
+        return None;
+    }
+    words.get(if has_type { 2 } else { 1 }).copied()
+}
+
+/// The result type id of an instruction, if it has one.
+pub fn result_type(words: &[u32]) -> Option<u32> {
+    let (has_type, _) = result_info(words[0] & 0xffff)?;
+    if has_type {
+        words.get(1).copied()
+    } else {
+        None
+    }
+}
+
+struct Capture(Option<dr::Instruction>);
+
+impl Consumer for Capture {
+    fn initialize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn finalize(&mut self) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn consume_header(&mut self, _: dr::ModuleHeader) -> ParseAction {
+        ParseAction::Continue
+    }
+    fn consume_instruction(&mut self, inst: dr::Instruction) -> ParseAction {
+        self.0 = Some(inst);
+        ParseAction::Stop
+    }
+}
+
+/// Decodes one instruction with rspirv. `None` for unknown opcodes, malformed operands, and the
+/// instructions whose literals depend on a type rspirv would need the whole module for
+/// (`OpConstant`, `OpSpecConstant`, `OpSwitch`): callers read those by their fixed layout.
+pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
+    let op = words[0] & 0xffff;
+    if result_info(op).is_none()
+        || op == Op::Constant as u32
+        || op == Op::SpecConstant as u32
+        || op == Op::Switch as u32
+    {
+        return None;
+    }
+    let mut bin = Vec::with_capacity(words.len() + 5);
+    bin.extend_from_slice(&[super::MAGIC, 0x0001_0600, 0, u32::MAX, 0]);
+    bin.extend_from_slice(words);
+    let mut cap = Capture(None);
+    // A Stop action surfaces as an error from the parser; the captured instruction is what counts.
+    let _ = rspirv::binary::parse_words(&bin, &mut cap);
+    cap.0
+}
+
+/// Word positions (indices into `words`) of every id this instruction *uses*: its result type
+/// and id operands, not its result id. `None` when the instruction cannot be decoded exactly —
+/// callers must then assume any word may be an id.
+pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
+    let op = words[0] & 0xffff;
+    if op == Op::Constant as u32 || op == Op::SpecConstant as u32 {
+        return Some(vec![1]);
+    }
+    if op == Op::Switch as u32 {
+        // Selector and default label are at fixed places; the case labels follow literals whose
+        // width depends on the selector type. Labels are never values we rewrite.
+        return (words.len() >= 3).then(|| vec![1, 2]);
+    }
+    let inst = decode(words)?;
+    let mut pos = 1;
+    let mut out = Vec::new();
+    if inst.result_type.is_some() {
+        out.push(pos);
+        pos += 1;
+    }
+    if inst.result_id.is_some() {
+        pos += 1;
+    }
+    let mut scratch = Vec::new();
+    for operand in &inst.operands {
+        scratch.clear();
+        operand.assemble_into(&mut scratch);
+        if matches!(
+            operand,
+            dr::Operand::IdRef(_) | dr::Operand::IdScope(_) | dr::Operand::IdMemorySemantics(_)
+        ) {
+            out.push(pos);
+        }
+        pos += scratch.len();
+    }
+    // Only trust the decode when it accounts for every word.
+    (pos == words.len()).then_some(out)
+}
+
+/// Whether `words` uses `id` (as a result type or id operand). Exact for decodable instructions;
+/// for the rest, any word after the opcode equal to `id` counts (conservative).
+pub fn uses_id(words: &[u32], id: u32) -> bool {
+    if !words[1..].contains(&id) {
+        return false;
+    }
+    match id_use_positions(words) {
+        Some(pos) => pos.iter().any(|&p| words[p] == id),
+        None => true,
+    }
+}

@@ -1,0 +1,290 @@
+//! The module layer: a SPIR-V module kept as its words plus an index of instruction offsets,
+//! built in one pass, and a set of pending edits that the writer applies while it copies the
+//! untouched word ranges through.
+//!
+//! Invariants kept by [`Module`]:
+//! - `words` are the input words in host order (a big-endian input is swapped once on load and
+//!   swapped back on write); they are never modified after load;
+//! - `insts[i]` is the `(offset, word count)` of the i-th instruction, every word count is ≥ 1 and
+//!   every instruction lies inside `words` (checked by [`Module::from_bytes`]);
+//! - edits (removals, replacements, appended instructions) live beside the words and are only
+//!   applied by [`Module::to_bytes`]; [`Module::inst`] returns the current (edited) words;
+//! - only [`ids::IdAllocator`] raises the id bound.
+//!
+//! Only the instructions a pass reads or rewrites are decoded (see [`inst`]); unknown opcodes
+//! and vendor instructions are carried through untouched.
+
+pub mod ids;
+pub mod index;
+pub mod inst;
+pub mod intern;
+
+use crate::error::{Error, Result};
+use std::collections::HashMap;
+
+/// The SPIR-V magic number in host order.
+pub const MAGIC: u32 = 0x0723_0203;
+/// Number of header words.
+pub const HEADER_WORDS: usize = 5;
+
+/// Where an instruction sits in the words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InstRef {
+    /// Offset of the first word (the opcode/word-count word) in `Module::words`.
+    pub offset: u32,
+    /// Word count (≥ 1).
+    pub len: u32,
+}
+
+/// Pending changes to an instruction.
+#[derive(Clone, Debug)]
+enum Edit {
+    Removed,
+    /// Replaced by these words: zero, one or several complete instructions.
+    Replaced(Vec<u32>),
+}
+
+/// A SPIR-V module as words + index + pending edits.
+#[derive(Debug)]
+pub struct Module {
+    words: Vec<u32>,
+    insts: Vec<InstRef>,
+    /// The module was big-endian on input (and is written back big-endian).
+    pub big_endian: bool,
+    /// The id bound; raised only by [`ids::IdAllocator`].
+    pub(crate) bound: u32,
+    edits: HashMap<usize, Edit>,
+    /// Instructions appended at the end of the annotation section.
+    appended_annotations: Vec<u32>,
+    /// Instructions appended at the end of the global (types, constants, variables) section.
+    appended_globals: Vec<u32>,
+}
+
+impl Module {
+    /// Parses the header and splits the instruction stream. Checks the magic number (either byte
+    /// order), that the length is a whole number of words, and that every word count is non-zero
+    /// and stays inside the module. Nothing is allocated by the declared bound.
+    pub fn from_bytes(bytes: &[u8]) -> Result<Module> {
+        if bytes.is_empty() {
+            return Err(Error::Binary("not a SPIR-V module: the input is empty".into()));
+        }
+        if bytes.len() < HEADER_WORDS * 4 {
+            return Err(Error::Binary(format!(
+                "not a SPIR-V module: {} bytes is shorter than the 20-byte header",
+                bytes.len()
+            )));
+        }
+        if bytes.len() % 4 != 0 {
+            return Err(Error::Binary(format!(
+                "truncated SPIR-V module: {} bytes is not a whole number of 32-bit words",
+                bytes.len()
+            )));
+        }
+        let first = [bytes[0], bytes[1], bytes[2], bytes[3]];
+        let big_endian = if u32::from_le_bytes(first) == MAGIC {
+            false
+        } else if u32::from_be_bytes(first) == MAGIC {
+            true
+        } else {
+            return Err(Error::Binary(format!(
+                "not a SPIR-V module: wrong magic number 0x{:08x} (expected 0x07230203)",
+                u32::from_le_bytes(first)
+            )));
+        };
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| {
+                let a = [c[0], c[1], c[2], c[3]];
+                if big_endian {
+                    u32::from_be_bytes(a)
+                } else {
+                    u32::from_le_bytes(a)
+                }
+            })
+            .collect();
+        Self::from_words(words, big_endian)
+    }
+
+    fn from_words(words: Vec<u32>, big_endian: bool) -> Result<Module> {
+        let bound = words[3];
+        if words[4] != 0 {
+            return Err(Error::Binary(format!(
+                "invalid SPIR-V header: schema word is {} (must be 0)",
+                words[4]
+            )));
+        }
+        let mut insts = Vec::with_capacity(words.len() / 4);
+        let mut at = HEADER_WORDS;
+        while at < words.len() {
+            let wc = (words[at] >> 16) as usize;
+            let op = words[at] & 0xffff;
+            if wc == 0 {
+                return Err(Error::Malformed {
+                    offset: at,
+                    opcode: inst::op_name(op),
+                    message: "word count is 0".into(),
+                });
+            }
+            if at + wc > words.len() {
+                return Err(Error::Malformed {
+                    offset: at,
+                    opcode: inst::op_name(op),
+                    message: format!(
+                        "word count {wc} runs past the end of the module ({} words left)",
+                        words.len() - at
+                    ),
+                });
+            }
+            insts.push(InstRef { offset: at as u32, len: wc as u32 });
+            at += wc;
+        }
+        Ok(Module {
+            words,
+            insts,
+            big_endian,
+            bound,
+            edits: HashMap::new(),
+            appended_annotations: Vec::new(),
+            appended_globals: Vec::new(),
+        })
+    }
+
+    /// SPIR-V version as (major, minor).
+    pub fn version(&self) -> (u8, u8) {
+        let v = self.words[1];
+        (((v >> 16) & 0xff) as u8, ((v >> 8) & 0xff) as u8)
+    }
+
+    /// The id bound (one more than the largest id).
+    pub fn bound(&self) -> u32 {
+        self.bound
+    }
+
+    /// Number of instructions in the input (edits do not change indices).
+    pub fn len(&self) -> usize {
+        self.insts.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.insts.is_empty()
+    }
+
+    /// The original words of instruction `i` (ignoring edits).
+    pub fn original(&self, i: usize) -> &[u32] {
+        let r = self.insts[i];
+        &self.words[r.offset as usize..(r.offset + r.len) as usize]
+    }
+
+    /// Word offset of instruction `i` in the input (for error messages).
+    pub fn offset_of(&self, i: usize) -> usize {
+        self.insts[i].offset as usize
+    }
+
+    /// Opcode of the original instruction `i`.
+    pub fn opcode(&self, i: usize) -> u32 {
+        self.words[self.insts[i].offset as usize] & 0xffff
+    }
+
+    /// The current words of instruction `i`: `None` if removed; replaced words if replaced.
+    pub fn inst(&self, i: usize) -> Option<&[u32]> {
+        match self.edits.get(&i) {
+            None => Some(self.original(i)),
+            Some(Edit::Removed) => None,
+            Some(Edit::Replaced(w)) => Some(w),
+        }
+    }
+
+    pub fn is_removed(&self, i: usize) -> bool {
+        matches!(self.edits.get(&i), Some(Edit::Removed))
+    }
+
+    pub fn is_edited(&self, i: usize) -> bool {
+        self.edits.contains_key(&i)
+    }
+
+    /// Marks instruction `i` as removed.
+    pub fn remove(&mut self, i: usize) {
+        self.edits.insert(i, Edit::Removed);
+    }
+
+    /// Replaces instruction `i` by `words` (complete instructions).
+    pub fn replace(&mut self, i: usize, words: Vec<u32>) {
+        self.edits.insert(i, Edit::Replaced(words));
+    }
+
+    /// Appends a complete instruction at the end of the annotation section.
+    pub fn append_annotation(&mut self, words: &[u32]) {
+        self.appended_annotations.extend_from_slice(words);
+    }
+
+    /// Appends a complete instruction at the end of the global section (before the first function).
+    pub fn append_global(&mut self, words: &[u32]) {
+        self.appended_globals.extend_from_slice(words);
+    }
+
+    /// The instructions appended to the global section so far, as words.
+    pub fn appended_globals(&self) -> &[u32] {
+        &self.appended_globals
+    }
+
+    /// Writes the edited module. `annotation_end` and `globals_end` are the instruction indices
+    /// before which appended annotations and globals are inserted (from [`index::Index`]).
+    pub fn to_words(&self, annotation_end: usize, globals_end: usize) -> Vec<u32> {
+        let mut out = Vec::with_capacity(
+            self.words.len() + self.appended_annotations.len() + self.appended_globals.len(),
+        );
+        out.extend_from_slice(&self.words[..HEADER_WORDS]);
+        out[3] = self.bound;
+        // Copy maximal runs of unedited instructions as one slice.
+        let mut run_start: Option<usize> = None; // word offset where the current run starts
+        let flush = |out: &mut Vec<u32>, run_start: &mut Option<usize>, end: usize| {
+            if let Some(s) = run_start.take() {
+                out.extend_from_slice(&self.words[s..end]);
+            }
+        };
+        for i in 0..=self.insts.len() {
+            let here = if i < self.insts.len() {
+                self.insts[i].offset as usize
+            } else {
+                self.words.len()
+            };
+            let insert_ann = i == annotation_end && !self.appended_annotations.is_empty();
+            let insert_glob = i == globals_end && !self.appended_globals.is_empty();
+            if insert_ann || insert_glob || i == self.insts.len() || self.edits.contains_key(&i) {
+                flush(&mut out, &mut run_start, here);
+            }
+            if insert_ann {
+                out.extend_from_slice(&self.appended_annotations);
+            }
+            if insert_glob {
+                out.extend_from_slice(&self.appended_globals);
+            }
+            if i == self.insts.len() {
+                break;
+            }
+            match self.edits.get(&i) {
+                None => {
+                    if run_start.is_none() {
+                        run_start = Some(here);
+                    }
+                }
+                Some(Edit::Removed) => {}
+                Some(Edit::Replaced(w)) => out.extend_from_slice(w),
+            }
+        }
+        out
+    }
+
+    /// Serialises words in the module's input byte order.
+    pub fn words_to_bytes(&self, words: &[u32]) -> Vec<u8> {
+        let mut bytes = Vec::with_capacity(words.len() * 4);
+        for w in words {
+            if self.big_endian {
+                bytes.extend_from_slice(&w.to_be_bytes());
+            } else {
+                bytes.extend_from_slice(&w.to_le_bytes());
+            }
+        }
+        bytes
+    }
+}
