@@ -58,6 +58,11 @@ impl<'m> Layout<'m> {
         Layout { module, index, memo: HashMap::new() }
     }
 
+    /// The current words of the instruction defining `id`.
+    pub fn words_of(&self, id: u32) -> Option<&'m [u32]> {
+        self.module.inst(*self.index.defs.get(&id)?)
+    }
+
     fn words(&self, id: u32) -> Result<&'m [u32]> {
         let i = *self
             .index

@@ -1,4 +1,190 @@
+//! spec-link: the link-stage work a SYCL compiler does for specialization constants, done on
+//! SPIR-V binaries.
+//!
+//! [`process`] runs the named steps in order:
+//! 1. `load` — bytes → [`module::Module`] (words + index, either byte order);
+//! 2. `find markers` — [`markers::find_markers`];
+//! 3. `assign` — [`specmap::build`]: SpecIds, descriptors, default bytes;
+//! 4. `lower` — [`lower::native::lower_native`], then [`lower::apply_replacements`];
+//! 5. `cleanup` — [`cleanup::cleanup`] (post-condition: no marker survives);
+//! 6. `write` — module bytes in the input's byte order, `.prop` and JSON sidecars;
+//! 7. `validate` — `spirv-val` on the output (see [`Validation`]).
+//!
+//! Library code never prints and never exits; the binary does.
+
+pub mod cleanup;
 pub mod error;
 pub mod layout;
+pub mod lower;
 pub mod markers;
 pub mod module;
+pub mod sidecar;
+pub mod specmap;
+pub mod validate;
+
+pub use error::{Error, Result};
+
+use module::ids::IdAllocator;
+use module::index::Index;
+use module::intern::Intern;
+use module::Module;
+use std::collections::HashSet;
+
+/// How marker calls are lowered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SpecConstMode {
+    /// SPIR-V spec constants with SpecIds.
+    Native,
+    /// Loads from a buffer passed to the kernel (not implemented yet).
+    Emulation,
+    /// The default values as ordinary constants (not implemented yet).
+    DefaultValues,
+}
+
+impl SpecConstMode {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            SpecConstMode::Native => "native",
+            SpecConstMode::Emulation => "emulation",
+            SpecConstMode::DefaultValues => "default-values",
+        }
+    }
+}
+
+/// When to run `spirv-val` on the output.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Validation {
+    /// When `spirv-val` is on PATH.
+    Auto,
+    /// Always; a missing `spirv-val` is an error.
+    Always,
+    /// Never.
+    Never,
+}
+
+/// Options of one run.
+#[derive(Clone, Debug)]
+pub struct Options {
+    pub mode: SpecConstMode,
+    pub validation: Validation,
+    /// `--target-env` for spirv-val; derived from the module when `None`.
+    pub target_env: Option<String>,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { mode: SpecConstMode::Native, validation: Validation::Auto, target_env: None }
+    }
+}
+
+/// One input module.
+pub struct Input {
+    /// File name for messages (`-` or `<stdin>` for standard input).
+    pub name: String,
+    pub bytes: Vec<u8>,
+}
+
+/// What a run produces. Nothing is written to disk by the library.
+#[derive(Debug)]
+pub struct Output {
+    /// The output module, in the input's byte order.
+    pub module: Vec<u8>,
+    /// `.prop` text.
+    pub prop: Vec<u8>,
+    /// JSON sidecar.
+    pub json: Vec<u8>,
+    /// The spec constants found.
+    pub spec_map: specmap::SpecMap,
+    /// Number of marker calls lowered.
+    pub calls: usize,
+    /// Whether spirv-val ran on the output (and with which environment).
+    pub validated_with: Option<String>,
+    /// Notes for `--verbose`.
+    pub notes: Vec<String>,
+}
+
+/// Runs every step on the inputs (see the crate docs).
+pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
+    let input = match inputs {
+        [one] => one,
+        [] => return Err(Error::Unsupported("no input module".into())),
+        _ => {
+            return Err(Error::Unsupported(
+                "linking several input modules is not supported yet; pass one module".into(),
+            ))
+        }
+    };
+    if options.mode != SpecConstMode::Native {
+        return Err(Error::Unsupported(format!(
+            "--spec-const {} is not implemented yet; only native mode is available",
+            options.mode.as_str()
+        )));
+    }
+    let wrap = |e: Error| match e {
+        Error::Io { .. } => e,
+        other => Error::Binary(format!("{}: {other}", input.name)),
+    };
+    // load
+    let mut module = Module::from_bytes(&input.bytes).map_err(wrap)?;
+    let index = Index::build(&module).map_err(wrap)?;
+    // find markers
+    let markers = markers::find_markers(&module, &index).map_err(wrap)?;
+    // assign
+    let map = specmap::build(&module, &index, &markers.calls).map_err(wrap)?;
+    let mut notes = Vec::new();
+    if !index.spec_ids.is_empty() && !map.constants.is_empty() {
+        notes.push(format!(
+            "the input already uses {} SpecId(s); new SpecIds skip them",
+            index.spec_ids.len()
+        ));
+    }
+    // lower
+    if !markers.functions.is_empty() {
+        let mut ids = IdAllocator::new(&module);
+        let mut intern = Intern::new(&module, &index);
+        let repl = lower::native::lower_native(&mut module, &markers, &map, &mut ids, &mut intern)
+            .map_err(wrap)?;
+        ids.finish(&mut module);
+        let callers: HashSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
+        lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
+        // cleanup
+        cleanup::cleanup(&mut module, &index, &markers).map_err(wrap)?;
+    }
+    // write
+    let words = module.to_words(index.annotation_end, index.globals_end);
+    let bytes = module.words_to_bytes(&words);
+    let sets = sidecar::property_sets(&map);
+    let prop = sidecar::prop::write(&sets);
+    let json = sidecar::json::write(&map, options.mode.as_str(), &sets);
+    // validate
+    let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
+    let env = options
+        .target_env
+        .clone()
+        .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
+    let validated_with = match options.validation {
+        Validation::Never => None,
+        Validation::Auto if !validate::spirv_val_available() => {
+            notes.push("spirv-val is not on PATH: the output was not validated".into());
+            None
+        }
+        Validation::Always if !validate::spirv_val_available() => {
+            return Err(Error::Validation(
+                "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
+            ))
+        }
+        _ => {
+            validate::run_spirv_val(&bytes, &env)?;
+            Some(env)
+        }
+    };
+    Ok(Output {
+        module: bytes,
+        prop,
+        json,
+        calls: markers.calls.len(),
+        spec_map: map,
+        validated_with,
+        notes,
+    })
+}

@@ -1,1 +1,203 @@
-fn main(){}
+//! The `spec-link` command: arguments → [`spec_link::Options`], run, print, exit code.
+//! Exit 0 on success, 1 on a processing error (`error: …` on stderr, no file written or
+//! modified), 2 on a usage error.
+
+use clap::{Parser, ValueEnum};
+use spec_link::{process, Error, Input, Options, SpecConstMode, Validation};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+const EXAMPLES: &str = "\
+Examples:
+  spec-link kernels.spv -o kernels.lowered.spv
+      lower every spec-constant marker to OpSpecConstant + SpecId
+  spec-link in.spv -o out.spv --prop out.prop --json out.json
+      also write DPC++'s .prop property sets and the JSON sidecar
+  cat in.spv | spec-link - -o - > out.spv
+      read standard input, write standard output
+  spec-link in.spv -o out.spv --validate --target-env spv1.4
+      fail unless spirv-val accepts the output in that environment
+
+Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Mode {
+    /// OpSpecConstant* + SpecId decorations (SPIR-V JIT targets)
+    Native,
+    /// loads from a spec-constant buffer (AOT targets) — not implemented yet
+    Emulation,
+    /// the default values as ordinary constants — not implemented yet
+    DefaultValues,
+}
+
+/// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
+/// property sets.
+///
+/// Finds every call to __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue,
+/// numbers the spec constants (one SpecId per scalar leaf, depth-first), replaces each call with
+/// OpSpecConstant*/OpSpecConstantComposite, removes the markers and the globals they used, and
+/// describes the result in the [SYCL/specialization constants] property sets.
+#[derive(Parser, Debug)]
+#[command(name = "spec-link", version, after_help = EXAMPLES)]
+struct Cli {
+    /// SPIR-V module to read ('-' = standard input)
+    #[arg(required = true, value_name = "INPUT")]
+    inputs: Vec<String>,
+
+    /// Output module ('-' = standard output)
+    #[arg(short, long, value_name = "FILE")]
+    output: String,
+
+    /// How to lower spec constants
+    #[arg(long = "spec-const", value_enum, default_value = "native", value_name = "MODE")]
+    spec_const: Mode,
+
+    /// Write the property sets in DPC++ .prop text format
+    #[arg(long, value_name = "FILE")]
+    prop: Option<PathBuf>,
+
+    /// Write the JSON sidecar (format spec-link-sidecar/1)
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+
+    /// Validate the output with spirv-val; fail if spirv-val is missing
+    /// [default: validate when spirv-val is on PATH]
+    #[arg(long, conflicts_with = "no_validate")]
+    validate: bool,
+
+    /// Do not run spirv-val on the output
+    #[arg(long)]
+    no_validate: bool,
+
+    /// Target environment for spirv-val (e.g. opencl2.2, spv1.4)
+    /// [default: opencl2.2 for SPIR-V <= 1.2 Kernel modules, else spv<version>]
+    #[arg(long, value_name = "ENV")]
+    target_env: Option<String>,
+
+    /// Print nothing but errors
+    #[arg(short, long, conflicts_with = "verbose")]
+    quiet: bool,
+
+    /// Print what was found and done
+    #[arg(short, long)]
+    verbose: bool,
+}
+
+fn read_input(name: &str) -> Result<Input, Error> {
+    let mut bytes = Vec::new();
+    if name == "-" {
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| Error::Io { path: "<stdin>".into(), source: e })?;
+        return Ok(Input { name: "<stdin>".into(), bytes });
+    }
+    bytes = std::fs::read(name).map_err(|e| Error::Io { path: name.into(), source: e })?;
+    Ok(Input { name: name.into(), bytes })
+}
+
+/// A file written next to its destination and renamed into place only when everything succeeded.
+struct Staged {
+    tmp: PathBuf,
+    dest: PathBuf,
+}
+
+impl Drop for Staged {
+    fn drop(&mut self) {
+        // Still here means it was not committed: remove the temporary.
+        let _ = std::fs::remove_file(&self.tmp);
+    }
+}
+
+fn stage(dest: &Path, bytes: &[u8]) -> Result<Staged, Error> {
+    let io = |e| Error::Io { path: dest.display().to_string(), source: e };
+    let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let file = dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
+    let staged = Staged { tmp, dest: dest.to_path_buf() };
+    std::fs::write(&staged.tmp, bytes).map_err(io)?;
+    Ok(staged)
+}
+
+fn run(cli: &Cli) -> Result<(), Error> {
+    let options = Options {
+        mode: match cli.spec_const {
+            Mode::Native => SpecConstMode::Native,
+            Mode::Emulation => SpecConstMode::Emulation,
+            Mode::DefaultValues => SpecConstMode::DefaultValues,
+        },
+        validation: if cli.no_validate {
+            Validation::Never
+        } else if cli.validate {
+            Validation::Always
+        } else {
+            Validation::Auto
+        },
+        target_env: cli.target_env.clone(),
+    };
+    let inputs = cli.inputs.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
+    let out = process(&inputs, &options)?;
+
+    // Stage every file first; rename only when all are written.
+    let mut staged = Vec::new();
+    if cli.output != "-" {
+        staged.push(stage(Path::new(&cli.output), &out.module)?);
+    }
+    if let Some(p) = &cli.prop {
+        staged.push(stage(p, &out.prop)?);
+    }
+    if let Some(j) = &cli.json {
+        staged.push(stage(j, &out.json)?);
+    }
+    if cli.output == "-" {
+        let mut stdout = std::io::stdout().lock();
+        stdout
+            .write_all(&out.module)
+            .and_then(|_| stdout.flush())
+            .map_err(|e| Error::Io { path: "<stdout>".into(), source: e })?;
+    }
+    for s in &staged {
+        std::fs::rename(&s.tmp, &s.dest).map_err(|e| Error::Io { path: s.dest.display().to_string(), source: e })?;
+    }
+    // Renamed: nothing left for Drop to remove (a failed remove is harmless).
+    drop(staged);
+
+    if cli.verbose {
+        eprintln!(
+            "spec-link: {} marker call(s), {} spec constant(s), {} SpecId(s)",
+            out.calls,
+            out.spec_map.constants.len(),
+            out.spec_map.constants.iter().map(|c| c.spec_ids.len()).sum::<usize>()
+        );
+        for c in &out.spec_map.constants {
+            eprintln!("  \"{}\": {} ({} bytes), SpecIds {:?}", c.symbolic_id, c.type_name, c.size, c.spec_ids);
+        }
+        if let Some(env) = &out.validated_with {
+            eprintln!("spec-link: spirv-val --target-env {env}: ok");
+        }
+    }
+    if !cli.quiet {
+        for n in &out.notes {
+            eprintln!("note: {n}");
+        }
+    }
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(c) => c,
+        Err(e) => {
+            let code = if e.use_stderr() { 2 } else { 0 };
+            let _ = e.print();
+            return ExitCode::from(code);
+        }
+    };
+    match run(&cli) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e}");
+            ExitCode::from(1)
+        }
+    }
+}

@@ -1,0 +1,260 @@
+//! Remove what lowering made dead, and nothing else.
+//!
+//! Algorithm:
+//! 1. Candidates are the ids the removed marker calls used (their arguments and the -O0 stores
+//!    that fed them), closed over the operands of removable definitions: pointer casts, zero
+//!    access chains, copies, loads and `Function` variables inside functions; module-scope
+//!    variables without linkage, constants and `OpSpecConstantOp`s.
+//! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
+//!    interfaces do not count).
+//! 3. A worklist removes every candidate whose count is zero, with its names and decorations,
+//!    and decrements its operands; an -O0 store into a local whose pointer is otherwise unused is
+//!    removed too. Removed globals leave the `OpEntryPoint` interfaces.
+//! 4. The marker declarations are removed (an error if anything still refers to one), then the
+//!    `Linkage` capability if no `LinkageAttributes` decoration is left.
+//!
+//! Postcondition (checked): no marker declaration and no call to one is left.
+
+use crate::error::{Error, Result};
+use crate::markers::Markers;
+use crate::module::index::Index;
+use crate::module::{inst, Module};
+use spirv::{Capability, Decoration, Op, StorageClass};
+use std::collections::{HashMap, HashSet};
+
+fn is_annotation(op: u32) -> bool {
+    [Op::Name, Op::MemberName, Op::Decorate, Op::MemberDecorate, Op::DecorateString, Op::MemberDecorateString]
+        .iter()
+        .any(|&o| o as u32 == op)
+}
+
+struct Dce<'a> {
+    index: &'a Index,
+    count: HashMap<u32, usize>,
+    removed_globals: HashSet<u32>,
+}
+
+impl Dce<'_> {
+    /// Whether the definition of `id` may be removed once unused.
+    fn removable(&self, module: &Module, id: u32) -> Option<usize> {
+        let &i = self.index.defs.get(&id)?;
+        let w = module.inst(i)?;
+        let op = Op::from_u32(w[0] & 0xffff)?;
+        let global = i < self.index.globals_end;
+        let ok = if global {
+            match op {
+                Op::Variable => !self.index.linkage.contains_key(&id),
+                Op::SpecConstantOp
+                | Op::ConstantComposite
+                | Op::Constant
+                | Op::ConstantNull
+                | Op::ConstantTrue
+                | Op::ConstantFalse
+                | Op::Undef => true,
+                _ => false,
+            }
+        } else {
+            match op {
+                Op::Bitcast
+                | Op::PtrCastToGeneric
+                | Op::GenericCastToPtr
+                | Op::CopyObject
+                | Op::AccessChain
+                | Op::InBoundsAccessChain
+                | Op::PtrAccessChain
+                | Op::InBoundsPtrAccessChain => true,
+                // Non-volatile loads only (memory operand bit 0 = Volatile).
+                Op::Load => w.get(4).is_none_or(|m| m & 1 == 0),
+                Op::Variable => w.get(3) == Some(&(StorageClass::Function as u32)),
+                _ => false,
+            }
+        };
+        ok.then_some(i)
+    }
+}
+
+/// Ids used by instruction words (result type excluded: types are never candidates anyway).
+fn operand_ids(w: &[u32]) -> Vec<u32> {
+    match inst::id_use_positions(w) {
+        Some(p) => p.into_iter().map(|k| w[k]).collect(),
+        None => w[1..].to_vec(),
+    }
+}
+
+/// Removes what lowering made dead (see the module docs).
+pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
+    let mut dce = Dce { index, count: HashMap::new(), removed_globals: HashSet::new() };
+
+    // 1. Candidates.
+    let mut seeds: Vec<u32> = Vec::new();
+    let mut o0_stores: Vec<usize> = Vec::new();
+    for c in &markers.calls {
+        if module.is_removed(c.inst) || module.is_edited(c.inst) {
+            seeds.extend_from_slice(&c.args);
+            o0_stores.extend_from_slice(&c.o0_stores);
+        }
+    }
+    for &s in &o0_stores {
+        if let Some(w) = module.inst(s) {
+            seeds.extend_from_slice(&w[1..]);
+        }
+    }
+    let mut candidates: HashSet<u32> = markers.functions.iter().copied().collect();
+    let mut stack = seeds;
+    while let Some(id) = stack.pop() {
+        if !candidates.insert(id) {
+            continue;
+        }
+        if let Some(i) = dce.removable(module, id) {
+            if let Some(w) = module.inst(i) {
+                stack.extend(operand_ids(w));
+            }
+        }
+    }
+
+    // 2. Count remaining uses, in the module and in what lowering appended.
+    let count_in = |w: &[u32], count: &mut HashMap<u32, usize>| {
+        if w[1..].iter().any(|x| candidates.contains(x)) {
+            for id in operand_ids(w) {
+                if candidates.contains(&id) {
+                    *count.entry(id).or_default() += 1;
+                }
+            }
+        }
+    };
+    for i in 0..module.len() {
+        let Some(w) = module.inst(i) else { continue };
+        let op = w[0] & 0xffff;
+        if is_annotation(op) || op == Op::EntryPoint as u32 {
+            continue;
+        }
+        // A replaced instruction may hold several instructions (e.g. a store).
+        let mut at = 0;
+        while at < w.len() {
+            let n = ((w[at] >> 16) as usize).max(1).min(w.len() - at);
+            count_in(&w[at..at + n], &mut dce.count);
+            at += n;
+        }
+    }
+    let appended = module.appended_globals().to_vec();
+    let mut at = 0;
+    while at < appended.len() {
+        let n = ((appended[at] >> 16) as usize).max(1).min(appended.len() - at);
+        count_in(&appended[at..at + n], &mut dce.count);
+        at += n;
+    }
+
+    // 3. Worklist.
+    let mut work: Vec<u32> = candidates.iter().copied().collect();
+    work.sort_unstable(); // deterministic order
+    loop {
+        while let Some(id) = work.pop() {
+            if dce.count.get(&id).copied().unwrap_or(0) > 0 {
+                continue;
+            }
+            let Some(i) = dce.removable(module, id) else { continue };
+            let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
+            module.remove(i);
+            for &a in index.annotations_of.get(&id).into_iter().flatten() {
+                module.remove(a);
+            }
+            if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
+                dce.removed_globals.insert(id);
+            }
+            for u in operand_ids(&w) {
+                if let Some(n) = dce.count.get_mut(&u) {
+                    *n = n.saturating_sub(1);
+                    work.push(u);
+                }
+            }
+        }
+        // -O0 stores whose pointer nothing else uses any more.
+        let mut progressed = false;
+        for &s in &o0_stores {
+            let Some(w) = module.inst(s).map(|w| w.to_vec()) else { continue };
+            if dce.count.get(&w[1]).copied().unwrap_or(0) == 1 {
+                module.remove(s);
+                for u in operand_ids(&w) {
+                    if let Some(n) = dce.count.get_mut(&u) {
+                        *n = n.saturating_sub(1);
+                        work.push(u);
+                    }
+                }
+                progressed = true;
+            }
+        }
+        if !progressed {
+            break;
+        }
+    }
+
+    // Removed globals leave the entry-point interfaces.
+    if !dce.removed_globals.is_empty() {
+        for &e in &index.entry_points {
+            let Some(w) = module.inst(e) else { continue };
+            let Some((_, n)) = inst::read_string(&w[3..]) else { continue };
+            let keep = 3 + n;
+            if !w[keep..].iter().any(|x| dce.removed_globals.contains(x)) {
+                continue;
+            }
+            let mut new: Vec<u32> = w[..keep].to_vec();
+            new.extend(w[keep..].iter().filter(|x| !dce.removed_globals.contains(x)));
+            new[0] = inst::head(Op::EntryPoint, new.len());
+            module.replace(e, new);
+        }
+    }
+
+    // 4. Marker declarations.
+    for &f in &markers.functions {
+        if dce.count.get(&f).copied().unwrap_or(0) > 0 {
+            return Err(Error::Lower(format!(
+                "marker function {} is still referenced by something other than a direct call (a function pointer?)",
+                index.display_name(f)
+            )));
+        }
+        let Some(&k) = index.function_by_id.get(&f) else { continue };
+        let func = &index.functions[k];
+        for i in func.start..=func.end {
+            module.remove(i);
+        }
+        for id in std::iter::once(f).chain(func.params.iter().copied()) {
+            for &a in index.annotations_of.get(&id).into_iter().flatten() {
+                module.remove(a);
+            }
+        }
+    }
+    let linkage_left = index.linkage.values().any(|l| {
+        module
+            .inst(l.inst)
+            .is_some_and(|w| w.len() > 2 && w[2] == Decoration::LinkageAttributes as u32)
+    });
+    if !linkage_left {
+        for &(cap, i) in &index.capabilities {
+            if cap == Capability::Linkage as u32 {
+                module.remove(i);
+            }
+        }
+    }
+    check_no_markers(module, index, markers)
+}
+
+/// Post-condition: no marker declaration and no call to one survives.
+fn check_no_markers(module: &Module, index: &Index, markers: &Markers) -> Result<()> {
+    let set: HashSet<u32> = markers.functions.iter().copied().collect();
+    for f in &index.functions {
+        if set.contains(&f.id) && module.inst(f.start).is_some() {
+            return Err(Error::PostCondition(format!("marker {} survived lowering", index.display_name(f.id))));
+        }
+        for i in f.start..=f.end {
+            if let Some(w) = module.inst(i) {
+                if w[0] & 0xffff == Op::FunctionCall as u32 && w.len() > 3 && set.contains(&w[3]) {
+                    return Err(Error::PostCondition(format!(
+                        "a call to marker {} survived lowering",
+                        index.display_name(w[3])
+                    )));
+                }
+            }
+        }
+    }
+    Ok(())
+}

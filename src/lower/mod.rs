@@ -1,0 +1,59 @@
+//! Lowering: the only stage that rewrites function bodies.
+//!
+//! Each mode replaces every marker call; results that other instructions use are collected in
+//! one id-replacement map that [`apply_replacements`] applies once.
+
+pub mod native;
+
+use crate::error::{Error, Result};
+use crate::module::index::Index;
+use crate::module::{inst, Module};
+use std::collections::{HashMap, HashSet};
+
+/// Call result id → the id that replaces it.
+pub type Replacements = HashMap<u32, u32>;
+
+/// Rewrites every use of a replaced id inside the functions in `callers` (SSA values are only used
+/// in their own function) and drops names and decorations of replaced ids.
+pub fn apply_replacements(
+    module: &mut Module,
+    index: &Index,
+    callers: &HashSet<u32>,
+    map: &Replacements,
+) -> Result<()> {
+    if map.is_empty() {
+        return Ok(());
+    }
+    for id in map.keys() {
+        for &a in index.annotations_of.get(id).into_iter().flatten() {
+            module.remove(a);
+        }
+    }
+    for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
+        for i in f.start..=f.end {
+            let Some(w) = module.inst(i) else { continue };
+            if !w[1..].iter().any(|x| map.contains_key(x)) {
+                continue;
+            }
+            let positions = inst::id_use_positions(w).ok_or_else(|| {
+                Error::Lower(format!(
+                    "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded",
+                    inst::op_name(w[0] & 0xffff),
+                    module.offset_of(i)
+                ))
+            })?;
+            let mut new = w.to_vec();
+            let mut changed = false;
+            for p in positions {
+                if let Some(&to) = map.get(&new[p]) {
+                    new[p] = to;
+                    changed = true;
+                }
+            }
+            if changed {
+                module.replace(i, new);
+            }
+        }
+    }
+    Ok(())
+}

@@ -1,0 +1,100 @@
+//! Native lowering: marker calls become SPIR-V specialization constants.
+//!
+//! Algorithm: for each symbolic ID (in SpecId order) emit, once per module, one `OpSpecConstant`
+//! (`OpSpecConstantTrue/False` for booleans) per leaf with its default bits and an
+//! `OpDecorate … SpecId`, an `OpConstantNull` per padding element, and an
+//! `OpSpecConstantComposite` per aggregate level. Each call is then removed and its result
+//! replaced by the spec constant; a call through an sret pointer becomes an `OpStore` of the
+//! composite into that pointer.
+//!
+//! Preconditions: `markers` and `map` come from this module. Postconditions: no marker call is
+//! left; the returned map lists every call result to replace; nothing else is removed (that is
+//! cleanup's job).
+
+use super::Replacements;
+use crate::error::Result;
+use crate::markers::Markers;
+use crate::module::ids::IdAllocator;
+use crate::module::inst::build;
+use crate::module::intern::Intern;
+use crate::module::Module;
+use crate::specmap::{Scalar, SpecMap, SpecNode};
+use spirv::{Decoration, Op};
+
+/// Lowers every marker call of `markers` to spec constants (see the module docs).
+pub fn lower_native(
+    module: &mut Module,
+    markers: &Markers,
+    map: &SpecMap,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+) -> Result<Replacements> {
+    let mut roots = Vec::with_capacity(map.constants.len());
+    for c in &map.constants {
+        roots.push(emit(module, ids, intern, &c.tree)?);
+    }
+    let mut repl = Replacements::new();
+    for call in &markers.calls {
+        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else { continue };
+        let root = roots[k];
+        match call.sret {
+            None => {
+                repl.insert(call.result, root);
+                module.remove(call.inst);
+            }
+            Some(ptr) => module.replace(call.inst, build(Op::Store, &[ptr, root])),
+        }
+    }
+    Ok(repl)
+}
+
+/// Literal words of a scalar default (little-endian bytes; narrower signed integers are
+/// sign-extended as SPIR-V requires).
+pub fn literal_words(scalar: Scalar, bytes: &[u8]) -> Vec<u32> {
+    let mut b = [0u8; 8];
+    b[..bytes.len().min(8)].copy_from_slice(&bytes[..bytes.len().min(8)]);
+    let v = u64::from_le_bytes(b);
+    let bits = bytes.len() as u32 * 8;
+    let v = match scalar {
+        Scalar::Int { signed: true, .. } if bits < 32 && bits > 0 && (v >> (bits - 1)) & 1 == 1 => {
+            v | (u32::MAX as u64 & !((1u64 << bits) - 1))
+        }
+        _ => v,
+    };
+    if bytes.len() > 4 {
+        vec![v as u32, (v >> 32) as u32]
+    } else {
+        vec![v as u32]
+    }
+}
+
+fn emit(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &SpecNode) -> Result<u32> {
+    Ok(match node {
+        SpecNode::Leaf { ty, scalar, spec_id, default, .. } => {
+            let id = ids.alloc()?;
+            let words = match scalar {
+                Scalar::Bool if default.first().copied().unwrap_or(0) != 0 => build(Op::SpecConstantTrue, &[*ty, id]),
+                Scalar::Bool => build(Op::SpecConstantFalse, &[*ty, id]),
+                _ => {
+                    let mut ops = vec![*ty, id];
+                    ops.extend(literal_words(*scalar, default));
+                    build(Op::SpecConstant, &ops)
+                }
+            };
+            module.append_global(&words);
+            module.append_annotation(&build(Op::Decorate, &[id, Decoration::SpecId as u32, *spec_id]));
+            id
+        }
+        SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[])?,
+        SpecNode::Composite { ty, children, .. } => {
+            let mut ops = vec![*ty, 0];
+            for c in children {
+                ops.push(emit(module, ids, intern, c)?);
+            }
+            let id = ids.alloc()?;
+            ops[1] = id;
+            module.append_global(&build(Op::SpecConstantComposite, &ops));
+            id
+        }
+    })
+}

@@ -1,0 +1,107 @@
+//! spec-link's JSON sidecar, format `spec-link-sidecar/1` (documented in the README).
+
+use super::{prop, PropertySet, PropertyValue};
+use crate::specmap::SpecMap;
+use serde::ser::{Serialize, SerializeMap, Serializer};
+
+/// A JSON object that keeps insertion order (property order is meaningful to the runtime).
+struct Ordered<V>(Vec<(String, V)>);
+
+impl<V: Serialize> Serialize for Ordered<V> {
+    fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        let mut m = s.serialize_map(Some(self.0.len()))?;
+        for (k, v) in &self.0 {
+            m.serialize_entry(k, v)?;
+        }
+        m.end()
+    }
+}
+
+pub const FORMAT: &str = "spec-link-sidecar/1";
+
+#[derive(serde::Serialize)]
+struct Sidecar<'a> {
+    format: &'a str,
+    mode: &'a str,
+    spec_constants: Vec<Constant>,
+    default_values: String,
+    property_sets: Ordered<Ordered<Value>>,
+}
+
+#[derive(serde::Serialize)]
+struct Constant {
+    symbolic_id: String,
+    #[serde(rename = "type")]
+    ty: String,
+    size: u64,
+    spec_ids: Vec<u32>,
+    descriptors: Vec<Descriptor>,
+    default: String,
+}
+
+#[derive(serde::Serialize)]
+struct Descriptor {
+    spec_id: u32,
+    offset: u32,
+    size: u32,
+}
+
+#[derive(serde::Serialize)]
+#[serde(tag = "type", rename_all = "snake_case")]
+enum Value {
+    ByteArray { hex: String },
+    Uint32 { value: u32 },
+}
+
+pub fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Serialises the sidecar (pretty-printed, trailing newline). Property byte arrays are given as
+/// the hex of their raw bytes, bit-count prefix included, exactly as the runtime receives them.
+pub fn write(map: &SpecMap, mode: &str, sets: &[PropertySet]) -> Vec<u8> {
+    let sidecar = Sidecar {
+        format: FORMAT,
+        mode,
+        spec_constants: map
+            .constants
+            .iter()
+            .map(|c| Constant {
+                symbolic_id: c.symbolic_id.to_string(),
+                ty: c.type_name.clone(),
+                size: c.size,
+                spec_ids: c.spec_ids.clone(),
+                descriptors: c
+                    .descriptors
+                    .iter()
+                    .map(|d| Descriptor { spec_id: d.spec_id, offset: d.offset, size: d.size })
+                    .collect(),
+                default: hex(&c.default_bytes),
+            })
+            .collect(),
+        default_values: hex(&map.default_blob()),
+        property_sets: Ordered(
+            sets
+            .iter()
+            .map(|s| {
+                let props = s
+                    .properties
+                    .iter()
+                    .map(|(n, v)| {
+                        let v = match v {
+                            PropertyValue::Uint32(x) => Value::Uint32 { value: *x },
+                            PropertyValue::ByteArray(p) => Value::ByteArray { hex: hex(&prop::raw_byte_array(p)) },
+                        };
+                        (String::from_utf8_lossy(n).into_owned(), v)
+                    })
+                    .collect();
+                (s.name.clone(), Ordered(props))
+            })
+            .collect(),
+        ),
+    };
+    // Serialising plain data cannot fail.
+    let mut out = serde_json::to_vec_pretty(&sidecar).unwrap_or_default();
+    out.push(b'\n');
+    out
+}

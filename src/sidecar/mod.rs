@@ -1,0 +1,57 @@
+//! Property sets and their two serialisations: DPC++'s `.prop` text ([`prop`]) and spec-link's
+//! JSON sidecar ([`json`]). Both are written from a [`SpecMap`](crate::specmap::SpecMap) through
+//! [`property_sets`].
+
+pub mod json;
+pub mod prop;
+
+use crate::specmap::SpecMap;
+
+/// Name of the set holding one property per symbolic ID.
+pub const SPEC_CONSTANTS: &str = "SYCL/specialization constants";
+/// Name of the set holding the `all` default-values blob.
+pub const SPEC_CONSTANTS_DEFAULT_VALUES: &str = "SYCL/specialization constants default values";
+
+/// A property value as DPC++'s `PropertySetIO` knows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PropertyValue {
+    /// Type 1.
+    Uint32(u32),
+    /// Type 2: the payload (the 8-byte bit-count prefix is added when serialised).
+    ByteArray(Vec<u8>),
+}
+
+/// A named, ordered list of properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertySet {
+    pub name: String,
+    /// `(property name bytes, value)` in insertion order.
+    pub properties: Vec<(Vec<u8>, PropertyValue)>,
+}
+
+/// The spec-constant property sets of a module (none when it has no spec constants).
+pub fn property_sets(map: &SpecMap) -> Vec<PropertySet> {
+    if map.constants.is_empty() {
+        return Vec::new();
+    }
+    let consts = map
+        .constants
+        .iter()
+        .map(|c| {
+            let payload = c
+                .descriptors
+                .iter()
+                .flat_map(|d| [d.spec_id, d.offset, d.size])
+                .flat_map(u32::to_le_bytes)
+                .collect();
+            (c.symbolic_id.0.clone(), PropertyValue::ByteArray(payload))
+        })
+        .collect();
+    vec![
+        PropertySet { name: SPEC_CONSTANTS.into(), properties: consts },
+        PropertySet {
+            name: SPEC_CONSTANTS_DEFAULT_VALUES.into(),
+            properties: vec![(b"all".to_vec(), PropertyValue::ByteArray(map.default_blob()))],
+        },
+    ]
+}

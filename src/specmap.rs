@@ -1,0 +1,379 @@
+//! SpecId numbering, descriptors and default bytes: what each symbolic ID becomes.
+//!
+//! Algorithm (dpcpp-reference §2, §10):
+//! - symbolic IDs are numbered in first-seen order of the marker calls; a symbolic ID seen again
+//!   reuses its SpecIds and must have the same type;
+//! - one SpecId per scalar leaf, depth-first over struct members, array elements and vector
+//!   components; SpecIds already in the input and 0xFF747469 are skipped;
+//! - the default value's scalars are matched to the type's leaves by byte offset; an element of a
+//!   composite whose offset holds no defined scalar (explicit padding) uses up a SpecId but gets
+//!   no descriptor and becomes an `OpConstantNull` constituent;
+//! - descriptors `{SpecId, offset, size}` in offset order; after every struct level, tail padding
+//!   gets `{0xFFFFFFFF, offset, size}`;
+//! - default bytes: the whole value, zero-filled gaps and tail padding.
+//!
+//! The result, [`SpecMap`], is pure data: the lowering passes and the sidecar writers read it.
+
+use crate::error::{Error, Result};
+use crate::layout::{Layout, TypeKind, MAX_DEPTH};
+use crate::markers::{DefaultValue, MarkerCall, SymbolicId};
+use crate::module::index::Index;
+use crate::module::Module;
+use spirv::Op;
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// The SpecId the DPC++ runtime reserves for ITT annotations.
+pub const ITT_SPEC_ID: u32 = 0xFF74_7469;
+/// The SpecId of padding descriptors.
+pub const PADDING_SPEC_ID: u32 = 0xFFFF_FFFF;
+/// Most scalar leaves one spec constant may have.
+pub const MAX_LEAVES: usize = 1 << 16;
+
+/// A numeric SPIR-V specialization-constant id.
+pub type SpecId = u32;
+
+/// `{SpecId, offset, size}` as the runtime reads it; `spec_id == PADDING_SPEC_ID` for padding.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Descriptor {
+    pub spec_id: SpecId,
+    pub offset: u32,
+    pub size: u32,
+}
+
+/// A scalar leaf type.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scalar {
+    Bool,
+    Int { bits: u32, signed: bool },
+    Float { bits: u32 },
+}
+
+/// The flattened shape of a spec constant, with its SpecIds.
+#[derive(Clone, Debug, PartialEq)]
+pub enum SpecNode {
+    /// A scalar: one `OpSpecConstant*` with this SpecId and default bytes (little-endian).
+    Leaf { ty: u32, scalar: Scalar, spec_id: SpecId, offset: u64, default: Vec<u8> },
+    /// Explicit padding: uses up a SpecId, becomes an `OpConstantNull` of `ty`.
+    Padding { ty: u32, spec_id: SpecId, offset: u64 },
+    /// A struct, array or vector: one `OpSpecConstantComposite`.
+    Composite { ty: u32, offset: u64, size: u64, is_struct: bool, children: Vec<SpecNode> },
+}
+
+/// Everything known about one symbolic ID.
+#[derive(Clone, Debug)]
+pub struct SpecConstant {
+    pub symbolic_id: SymbolicId,
+    /// The value type id.
+    pub ty: u32,
+    /// Readable spelling of the type.
+    pub type_name: String,
+    pub size: u64,
+    pub align: u64,
+    pub tree: SpecNode,
+    /// Every SpecId it uses (leaves and padding), in order.
+    pub spec_ids: Vec<SpecId>,
+    pub descriptors: Vec<Descriptor>,
+    /// The whole default value (`size` bytes).
+    pub default_bytes: Vec<u8>,
+    /// Result id of the first call (for messages).
+    pub first_call: u32,
+    /// Function of the first call (for messages).
+    pub first_caller: u32,
+}
+
+/// All spec constants of a module, in SpecId (first-seen) order.
+#[derive(Clone, Debug, Default)]
+pub struct SpecMap {
+    pub constants: Vec<SpecConstant>,
+    /// Index into `constants` by symbolic ID.
+    pub by_symbol: HashMap<SymbolicId, usize>,
+}
+
+impl SpecMap {
+    /// The concatenated default bytes (the `all` property of native mode).
+    pub fn default_blob(&self) -> Vec<u8> {
+        self.constants.iter().flat_map(|c| c.default_bytes.iter().copied()).collect()
+    }
+}
+
+/// Hands out SpecIds in increasing order, skipping the input's and the reserved ones.
+struct SpecIds<'a> {
+    next: u64,
+    used: &'a BTreeSet<u32>,
+}
+
+impl SpecIds<'_> {
+    fn next(&mut self) -> Result<SpecId> {
+        while self.next < PADDING_SPEC_ID as u64 {
+            let id = self.next as u32;
+            self.next += 1;
+            if id != ITT_SPEC_ID && !self.used.contains(&id) {
+                return Ok(id);
+            }
+        }
+        Err(Error::SpecMap("ran out of SpecIds (all 32-bit values are in use)".into()))
+    }
+}
+
+/// Builds the spec map from the marker calls.
+pub fn build(module: &Module, index: &Index, calls: &[MarkerCall]) -> Result<SpecMap> {
+    let mut layout = Layout::new(module, index);
+    let mut ids = SpecIds { next: 0, used: &index.spec_ids };
+    let mut map = SpecMap::default();
+    let mut errors = Vec::new();
+    for call in calls {
+        if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
+            let first = &map.constants[k];
+            if first.ty != call.value_type {
+                errors.push(format!(
+                    "symbolic ID \"{}\" is used with two types: {} (call %{} in {}) and {} (call %{} in {})",
+                    call.symbolic_id,
+                    first.type_name,
+                    first.first_call,
+                    index.display_name(first.first_caller),
+                    layout.display(call.value_type),
+                    call.result,
+                    index.display_name(call.caller)
+                ));
+            }
+            continue;
+        }
+        match constant(&mut layout, &mut ids, call, index) {
+            Ok(c) => {
+                map.by_symbol.insert(c.symbolic_id.clone(), map.constants.len());
+                map.constants.push(c);
+            }
+            Err(e) => errors.push(e.to_string()),
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Markers(errors));
+    }
+    Ok(map)
+}
+
+fn constant(layout: &mut Layout, ids: &mut SpecIds, call: &MarkerCall, index: &Index) -> Result<SpecConstant> {
+    let at = || {
+        format!(
+            "spec constant \"{}\" (call %{} in {})",
+            call.symbolic_id,
+            call.result,
+            index.display_name(call.caller)
+        )
+    };
+    let wrap = |e: Error| Error::SpecMap(format!("{}: {e}", at()));
+    let sa = layout.size_align(call.value_type).map_err(wrap)?;
+    let mut defined = BTreeMap::new();
+    match call.default {
+        DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?,
+        DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
+    }
+    let mut leaves = 0usize;
+    let tree = flatten(layout, ids, call.value_type, 0, &defined, 0, true, &mut leaves).map_err(wrap)?;
+    let mut spec_ids = Vec::new();
+    let mut descriptors = Vec::new();
+    let mut end = 0;
+    describe(&tree, &mut spec_ids, &mut descriptors, &mut end).map_err(wrap)?;
+    let mut default_bytes = vec![0u8; sa.size as usize];
+    for (&off, bytes) in &defined {
+        for (k, &b) in bytes.iter().enumerate() {
+            if let Some(slot) = default_bytes.get_mut(off as usize + k) {
+                *slot = b;
+            }
+        }
+    }
+    Ok(SpecConstant {
+        symbolic_id: call.symbolic_id.clone(),
+        ty: call.value_type,
+        type_name: layout.display(call.value_type),
+        size: sa.size,
+        align: sa.align,
+        tree,
+        spec_ids,
+        descriptors,
+        default_bytes,
+        first_call: call.result,
+        first_caller: call.caller,
+    })
+}
+
+fn scalar_of(kind: &TypeKind) -> Option<Scalar> {
+    match *kind {
+        TypeKind::Bool => Some(Scalar::Bool),
+        TypeKind::Int { bits, signed } => Some(Scalar::Int { bits, signed }),
+        TypeKind::Float { bits } => Some(Scalar::Float { bits }),
+        _ => None,
+    }
+}
+
+/// Records `(offset → little-endian bytes)` of every defined scalar of constant `c`, laid out
+/// with the constant's own type. `OpUndef` parts record nothing.
+fn collect_defined(
+    layout: &mut Layout,
+    c: u32,
+    base: u64,
+    depth: usize,
+    out: &mut BTreeMap<u64, Vec<u8>>,
+) -> Result<()> {
+    if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
+        return Err(Error::SpecMap(format!("default value %{c} is nested too deeply or too large")));
+    }
+    let (w, ty) = layout_const(layout, c)?;
+    match Op::from_u32(w[0] & 0xffff) {
+        Some(Op::Undef) => {}
+        Some(Op::ConstantNull) => collect_zero(layout, ty, base, depth, out)?,
+        Some(Op::ConstantTrue) => {
+            out.insert(base, vec![1]);
+        }
+        Some(Op::ConstantFalse) => {
+            out.insert(base, vec![0]);
+        }
+        Some(Op::Constant) => {
+            let size = layout.size_align(ty)?.size as usize;
+            let bytes: Vec<u8> = w[3..].iter().flat_map(|x| x.to_le_bytes()).take(size).collect();
+            out.insert(base, bytes);
+        }
+        Some(Op::ConstantComposite) => {
+            let elems = layout.elements(ty, MAX_LEAVES as u64)?;
+            if elems.len() != w.len() - 3 {
+                return Err(Error::SpecMap(format!(
+                    "default value %{c} has {} constituents but its type has {} elements",
+                    w.len() - 3,
+                    elems.len()
+                )));
+            }
+            let constituents = w[3..].to_vec();
+            for ((_, off), k) in elems.into_iter().zip(constituents) {
+                collect_defined(layout, k, base + off, depth + 1, out)?;
+            }
+        }
+        _ => {
+            return Err(Error::SpecMap(format!(
+                "default value %{c} is not a constant ({})",
+                crate::module::inst::op_name(w[0] & 0xffff)
+            )))
+        }
+    }
+    Ok(())
+}
+
+fn layout_const<'a>(layout: &Layout<'a>, c: u32) -> Result<(&'a [u32], u32)> {
+    let w = layout_words(layout, c)?;
+    if w.len() < 3 {
+        return Err(Error::SpecMap(format!("default value %{c} is malformed")));
+    }
+    Ok((w, w[1]))
+}
+
+fn layout_words<'a>(layout: &Layout<'a>, id: u32) -> Result<&'a [u32]> {
+    layout
+        .words_of(id)
+        .ok_or_else(|| Error::SpecMap(format!("default value %{id} is not defined")))
+}
+
+/// Records zero bytes for every scalar leaf of type `ty`.
+fn collect_zero(layout: &mut Layout, ty: u32, base: u64, depth: usize, out: &mut BTreeMap<u64, Vec<u8>>) -> Result<()> {
+    if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
+        return Err(Error::SpecMap(format!("zero default of type %{ty} is nested too deeply or too large")));
+    }
+    let kind = layout.kind(ty)?;
+    if scalar_of(&kind).is_some() || matches!(kind, TypeKind::Pointer { .. }) {
+        let size = layout.size_align(ty)?.size as usize;
+        out.insert(base, vec![0; size]);
+        return Ok(());
+    }
+    for (t, off) in layout.elements(ty, MAX_LEAVES as u64)? {
+        collect_zero(layout, t, base + off, depth + 1, out)?;
+    }
+    Ok(())
+}
+
+#[allow(clippy::too_many_arguments)]
+fn flatten(
+    layout: &mut Layout,
+    ids: &mut SpecIds,
+    ty: u32,
+    offset: u64,
+    defined: &BTreeMap<u64, Vec<u8>>,
+    depth: usize,
+    top: bool,
+    leaves: &mut usize,
+) -> Result<SpecNode> {
+    if depth > MAX_DEPTH {
+        return Err(Error::SpecMap(format!("type is nested more than {MAX_DEPTH} levels deep")));
+    }
+    *leaves += 1;
+    if *leaves > MAX_LEAVES {
+        return Err(Error::SpecMap(format!("type has more than {MAX_LEAVES} scalar leaves")));
+    }
+    let kind = layout.kind(ty)?;
+    if let Some(scalar) = scalar_of(&kind) {
+        let size = layout.size_align(ty)?.size as usize;
+        let mut default = defined.get(&offset).cloned().unwrap_or_default();
+        if default.is_empty() && !top {
+            return Ok(SpecNode::Padding { ty, spec_id: ids.next()?, offset });
+        }
+        default.resize(size, 0);
+        if scalar == Scalar::Bool {
+            default = vec![(default.iter().any(|&b| b != 0)) as u8];
+        }
+        return Ok(SpecNode::Leaf { ty, scalar, spec_id: ids.next()?, offset, default });
+    }
+    let is_struct = matches!(kind, TypeKind::Struct { .. });
+    match kind {
+        TypeKind::Struct { .. } | TypeKind::Array { .. } | TypeKind::Vector { .. } => {}
+        _ => {
+            return Err(Error::SpecMap(format!(
+                "unsupported leaf type {} (a spec constant may only hold booleans, integers, floats and aggregates of them)",
+                layout.display(ty)
+            )))
+        }
+    }
+    let size = layout.size_align(ty)?.size;
+    let mut children = Vec::new();
+    for (t, off) in layout.elements(ty, MAX_LEAVES as u64)? {
+        let abs = offset + off;
+        if defined.contains_key(&abs) {
+            children.push(flatten(layout, ids, t, abs, defined, depth + 1, false, leaves)?);
+        } else {
+            // Validate that the element has a layout even though it is padding.
+            layout.size_align(t)?;
+            *leaves += 1;
+            children.push(SpecNode::Padding { ty: t, spec_id: ids.next()?, offset: abs });
+        }
+    }
+    Ok(SpecNode::Composite { ty, offset, size, is_struct, children })
+}
+
+/// Collects SpecIds and descriptors in DFS order; `end` is the end of the last described byte.
+fn describe(node: &SpecNode, spec_ids: &mut Vec<SpecId>, out: &mut Vec<Descriptor>, end: &mut u64) -> Result<()> {
+    let u32_of = |v: u64| {
+        u32::try_from(v).map_err(|_| Error::SpecMap(format!("offset or size {v} does not fit in 32 bits")))
+    };
+    match node {
+        SpecNode::Leaf { spec_id, offset, default, .. } => {
+            spec_ids.push(*spec_id);
+            out.push(Descriptor { spec_id: *spec_id, offset: u32_of(*offset)?, size: u32_of(default.len() as u64)? });
+            *end = offset + default.len() as u64;
+        }
+        SpecNode::Padding { spec_id, offset, .. } => {
+            spec_ids.push(*spec_id);
+            *end = *offset;
+        }
+        SpecNode::Composite { offset, size, is_struct, children, .. } => {
+            for c in children {
+                describe(c, spec_ids, out, end)?;
+            }
+            let struct_end = offset + size;
+            if *is_struct && struct_end > *end {
+                out.push(Descriptor {
+                    spec_id: PADDING_SPEC_ID,
+                    offset: u32_of(*end)?,
+                    size: u32_of(struct_end - *end)?,
+                });
+                *end = struct_end;
+            }
+        }
+    }
+    Ok(())
+}
