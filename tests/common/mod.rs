@@ -1,0 +1,97 @@
+//! Shared helpers of the integration tests. A missing tool fails the test and names the tool.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+pub fn repo() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+/// The DPC++ fixtures: `$SPEC_LINK_FIXTURES`, else `../shared/fixtures/dpcpp` beside the repo.
+pub fn fixtures() -> PathBuf {
+    let p = std::env::var_os("SPEC_LINK_FIXTURES")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join("../shared/fixtures/dpcpp"));
+    assert!(p.is_dir(), "DPC++ fixtures not found at {} (set SPEC_LINK_FIXTURES)", p.display());
+    p
+}
+
+/// Runs a tool, failing the test with its name if it cannot be started.
+pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
+    let mut cmd = Command::new(name);
+    cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
+    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
+    let mut child = cmd
+        .spawn()
+        .unwrap_or_else(|e| panic!("required tool `{name}` could not be run ({e}); run scripts/setup.sh"));
+    if let Some(data) = stdin {
+        use std::io::Write;
+        let mut s = child.stdin.take().expect("stdin");
+        s.write_all(data).expect("write stdin");
+    }
+    child.wait_with_output().expect("wait")
+}
+
+/// Assembles SPIR-V assembly (SPIR-V 1.4, as DPC++ emits).
+pub fn assemble(path: &Path) -> Vec<u8> {
+    let out = tool("spirv-as", &["--target-env", "spv1.4", path.to_str().unwrap(), "-o", "-"], None);
+    assert!(out.status.success(), "spirv-as {} failed:\n{}", path.display(), String::from_utf8_lossy(&out.stderr));
+    out.stdout
+}
+
+/// Disassembles a module (stable text: no header comment, raw ids kept friendly).
+pub fn disassemble(bytes: &[u8]) -> String {
+    let out = tool("spirv-dis", &["-", "-o", "-"], Some(bytes));
+    assert!(out.status.success(), "spirv-dis failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    String::from_utf8(out.stdout).expect("utf-8 disassembly")
+}
+
+/// Validates with spirv-val; panics with its message on failure.
+pub fn spirv_val(bytes: &[u8], env: &str, what: &str) {
+    let out = tool("spirv-val", &["--target-env", env, "-"], Some(bytes));
+    assert!(
+        out.status.success(),
+        "spirv-val --target-env {env} rejects {what}:\n{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+}
+
+/// Compares text with an expected file; `UPDATE_GOLDEN=1` rewrites the file instead.
+/// Returns a description of the difference, if any.
+pub fn golden(path: &Path, actual: &str) -> Option<String> {
+    if std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1") {
+        std::fs::write(path, actual).expect("write golden");
+        return None;
+    }
+    let expected = match std::fs::read_to_string(path) {
+        Ok(s) => s,
+        Err(_) => return Some(format!("{} is missing (run with UPDATE_GOLDEN=1 to create it)", path.display())),
+    };
+    if expected == actual {
+        return None;
+    }
+    let diff = similar::TextDiff::from_lines(expected.as_str(), actual);
+    Some(format!(
+        "{} differs (UPDATE_GOLDEN=1 rewrites it):\n{}",
+        path.display(),
+        diff.unified_diff().context_radius(3).header("expected", "actual")
+    ))
+}
+
+/// Extracts the `[SYCL/specialization constants*]` sections of a `.prop` text.
+pub fn spec_constant_sections(prop: &str) -> String {
+    let mut out = String::new();
+    let mut on = false;
+    for line in prop.lines() {
+        if line.starts_with('[') {
+            on = line.starts_with("[SYCL/specialization constants");
+        }
+        if on {
+            out.push_str(line);
+            out.push('\n');
+        }
+    }
+    out
+}
