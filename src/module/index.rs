@@ -62,6 +62,8 @@ pub struct Index {
     pub addressing_model: Option<u32>,
     /// Capabilities declared, with the instruction index of each.
     pub capabilities: Vec<(u32, usize)>,
+    /// Entry-point name of each entry-point function.
+    pub entry_names: HashMap<u32, Vec<u8>>,
     /// Instructions that name or decorate ids (debug names, annotations), by target id.
     pub annotations_of: HashMap<u32, Vec<usize>>,
 }
@@ -150,6 +152,9 @@ impl Index {
                 Some(Op::EntryPoint) => {
                     need(4)?;
                     ix.entry_points.push(i);
+                    if let Some((name, _)) = inst::read_string(&w[3..]) {
+                        ix.entry_names.entry(w[2]).or_insert(name);
+                    }
                 }
                 Some(Op::Name) => {
                     need(3)?;
@@ -237,12 +242,13 @@ impl Index {
         (i <= f.end).then_some(f)
     }
 
-    /// Name of an id for messages: its linkage name, else its `OpName`, else `%id`.
+    /// Name of an id for messages: its linkage name, else its `OpName`, else its entry-point
+    /// name, else `%id`.
     pub fn display_name(&self, id: u32) -> String {
         if let Some(l) = self.linkage.get(&id) {
             return String::from_utf8_lossy(&l.name).into_owned();
         }
-        match self.names.get(&id) {
+        match self.names.get(&id).or_else(|| self.entry_names.get(&id)) {
             Some(n) => String::from_utf8_lossy(n).into_owned(),
             None => format!("%{id}"),
         }

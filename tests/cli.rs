@@ -1,0 +1,306 @@
+//! The command-line contract: exit codes, `error: …` messages, no output written on failure,
+//! stdin/stdout, byte order, usage errors, help.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output, Stdio};
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spec-link"))
+}
+
+fn tmpdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("spec-link-cli-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn example_text() -> String {
+    std::fs::read_to_string(common::repo().join("testdata/readme-example/input.spvasm")).unwrap()
+}
+
+fn example_bytes() -> Vec<u8> {
+    common::assemble(&common::repo().join("testdata/readme-example/input.spvasm"))
+}
+
+fn assemble_text(text: &str, dir: &Path) -> Vec<u8> {
+    let p = dir.join("in.spvasm");
+    std::fs::write(&p, text).unwrap();
+    common::assemble(&p)
+}
+
+/// Runs spec-link on `input` bytes with outputs in `dir`; pre-creates the output files with
+/// sentinel contents so that "not modified" can be checked.
+fn run_with_outputs(input: &[u8], dir: &Path, extra: &[&str]) -> Output {
+    let inp = dir.join("input.spv");
+    std::fs::write(&inp, input).unwrap();
+    for f in ["out.spv", "out.prop", "out.json"] {
+        std::fs::write(dir.join(f), b"sentinel").unwrap();
+    }
+    bin()
+        .arg(&inp)
+        .arg("-o")
+        .arg(dir.join("out.spv"))
+        .arg("--prop")
+        .arg(dir.join("out.prop"))
+        .arg("--json")
+        .arg(dir.join("out.json"))
+        .args(extra)
+        .output()
+        .unwrap()
+}
+
+/// Checks a processing error: exit 1, `error: <substring>` on stderr, outputs untouched, no
+/// temporary files left.
+fn expect_error(name: &str, input: &[u8], substring: &str) {
+    let dir = tmpdir(name);
+    let out = run_with_outputs(input, &dir, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{name}: exit status; stderr: {stderr}");
+    assert!(stderr.starts_with("error: "), "{name}: stderr does not start with 'error: ': {stderr}");
+    assert!(stderr.contains(substring), "{name}: expected '{substring}' in: {stderr}");
+    assert!(!stderr.contains("panicked"), "{name}: panic: {stderr}");
+    for f in ["out.spv", "out.prop", "out.json"] {
+        assert_eq!(std::fs::read(dir.join(f)).unwrap(), b"sentinel", "{name}: {f} was modified");
+    }
+    let leftovers: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .filter(|n| n.ends_with(".tmp"))
+        .collect();
+    assert!(leftovers.is_empty(), "{name}: temporary files left: {leftovers:?}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// Offsets of the instructions of a module.
+fn inst_offsets(w: &[u32]) -> Vec<usize> {
+    let mut at = 5;
+    let mut v = Vec::new();
+    while at < w.len() {
+        v.push(at);
+        at += (w[at] >> 16) as usize;
+    }
+    v
+}
+
+#[test]
+fn binary_level_errors() {
+    let good = example_bytes();
+    expect_error("empty", b"", "the input is empty");
+    expect_error("short", &good[..12], "shorter than the 20-byte header");
+    let mut magic = good.clone();
+    magic[0] = 0x42;
+    expect_error("magic", &magic, "wrong magic number");
+    expect_error("unaligned", &good[..good.len() - 2], "not a whole number of 32-bit words");
+    let w = words(&good);
+    let offs = inst_offsets(&w);
+    let mut zero = w.clone();
+    zero[offs[3]] &= 0xffff;
+    expect_error("word-count-zero", &bytes(&zero), "word count is 0");
+    let mut past = w.clone();
+    let last = *offs.last().unwrap();
+    past[last] = (past[last] & 0xffff) | (50 << 16);
+    expect_error("word-count-past-end", &bytes(&past), "runs past the end");
+    expect_error("truncated-at-boundary", &good[..good.len() - 8], "the last function has no OpFunctionEnd");
+    let long = *offs.iter().rev().find(|&&o| (w[o] >> 16) >= 3).unwrap();
+    expect_error("truncated-mid-instruction", &good[..(long + 2) * 4], "runs past the end");
+    // An OpName whose string has no terminator inside the instruction.
+    let mut name = w.clone();
+    let n = offs.iter().copied().find(|&o| w[o] & 0xffff == 5).unwrap();
+    let len = (w[n] >> 16) as usize;
+    for k in 2..len {
+        name[n + k] = 0x4141_4141;
+    }
+    expect_error("unterminated-name", &bytes(&name), "unterminated string");
+    // Two instructions defining the same id.
+    let mut twice = w.clone();
+    let consts: Vec<usize> = offs.iter().copied().filter(|&o| w[o] & 0xffff == 43).take(2).collect();
+    twice[consts[1] + 2] = w[consts[0] + 2];
+    expect_error("defined-twice", &bytes(&twice), "is defined twice");
+    // A bound that leaves no room for new ids.
+    let mut bound = w.clone();
+    bound[3] = u32::MAX;
+    expect_error("bound-overflow", &bytes(&bound), "id bound overflow");
+    // An id at or above the declared bound.
+    let mut low = w.clone();
+    low[3] = 10;
+    expect_error("id-above-bound", &bytes(&low), "not below the module's id bound");
+}
+
+#[test]
+fn marker_errors() {
+    let dir = tmpdir("marker-errors");
+    let text = example_text();
+    let cases: &[(&str, &str, &str, &str)] = &[
+        (
+            "arg-not-global",
+            "%c0 = OpBitcast %ptr_Generic_uchar %usid_int",
+            "%c0 = OpBitcast %ptr_Generic_uchar %null",
+            "SymbolicID argument %",
+        ),
+        (
+            "two-types",
+            "%d0 = OpBitcast %ptr_Generic_uchar %usid_pair",
+            "%d0 = OpBitcast %ptr_Generic_uchar %usid_int",
+            "is used with two types: i32",
+        ),
+        (
+            "pointer-leaf",
+            "%struct_Pair = OpTypeStruct %uint %uchar",
+            "%struct_Pair = OpTypeStruct %uint %ptr_Generic_uchar",
+            "unsupported leaf type",
+        ),
+        (
+            "wrong-arg-count",
+            "%value = OpFunctionCall %uint %get_int %c0 %c2 %null",
+            "%value = OpFunctionCall %uint %get_int %c0 %c2",
+            "passes 2 arguments",
+        ),
+        (
+            "no-nul",
+            "%s_int = OpConstantComposite %str4 %uchar_65 %uchar_73 %uchar_66 %uchar_0",
+            "%s_int = OpConstantComposite %str4 %uchar_65 %uchar_73 %uchar_66 %uchar_65",
+            "is not NUL-terminated",
+        ),
+        (
+            "not-8-bit",
+            "%s_int = OpConstantComposite %str4 %uchar_65 %uchar_73 %uchar_66 %uchar_0",
+            "%s_int = OpConstantComposite %str4 %uchar_65 %uchar_73 %uchar_66 %uint_0",
+            "is not a string of 8-bit integers",
+        ),
+        (
+            "no-initializer",
+            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup %init_int",
+            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup",
+            "has no initializer",
+        ),
+    ];
+    for (name, from, to, expect) in cases {
+        assert!(text.contains(from), "{name}: pattern not in the example");
+        let bytes = assemble_text(&text.replace(from, to), &dir);
+        expect_error(name, &bytes, expect);
+    }
+    // Both argument errors of one module are reported together, naming the kernel.
+    let both = text
+        .replace("%c0 = OpBitcast %ptr_Generic_uchar %usid_int", "%c0 = OpBitcast %ptr_Generic_uchar %null")
+        .replace("%d0 = OpBitcast %ptr_Generic_uchar %usid_pair", "%d0 = OpBitcast %ptr_Generic_uchar %null");
+    let out = run_with_outputs(&assemble_text(&both, &dir), &dir, &[]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(stderr.matches("does not resolve to a constant global").count(), 2, "{stderr}");
+    assert!(stderr.contains("in function K"), "{stderr}");
+}
+
+#[test]
+fn success_writes_all_outputs_and_stdin_stdout_agree() {
+    let dir = tmpdir("ok");
+    let input = example_bytes();
+    let out = run_with_outputs(&input, &dir, &["--validate"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let module = std::fs::read(dir.join("out.spv")).unwrap();
+    common::spirv_val(&module, "spv1.4", "the CLI output");
+    assert!(std::fs::read_to_string(dir.join("out.prop")).unwrap().starts_with("[SYCL/specialization constants]"));
+    assert!(std::fs::read_to_string(dir.join("out.json")).unwrap().contains("spec-link-sidecar/1"));
+
+    let mut child = bin()
+        .args(["-", "-o", "-"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    {
+        use std::io::Write;
+        child.stdin.take().unwrap().write_all(&input).unwrap();
+    }
+    let piped = child.wait_with_output().unwrap();
+    assert!(piped.status.success(), "{}", String::from_utf8_lossy(&piped.stderr));
+    assert_eq!(piped.stdout, module, "stdin/stdout output differs from file output");
+}
+
+#[test]
+fn big_endian_in_big_endian_out() {
+    let dir = tmpdir("be");
+    let le = example_bytes();
+    let be: Vec<u8> = le.chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    let out_le = run_with_outputs(&le, &dir, &[]);
+    assert!(out_le.status.success());
+    let module_le = std::fs::read(dir.join("out.spv")).unwrap();
+    let out_be = run_with_outputs(&be, &dir, &[]);
+    assert!(out_be.status.success(), "{}", String::from_utf8_lossy(&out_be.stderr));
+    let module_be = std::fs::read(dir.join("out.spv")).unwrap();
+    assert_eq!(&module_be[..4], &[0x07, 0x23, 0x02, 0x03], "output is not big-endian");
+    let swapped: Vec<u8> = module_be.chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    assert_eq!(swapped, module_le);
+}
+
+#[test]
+fn module_without_markers_passes_through() {
+    let dir = tmpdir("passthrough");
+    let fixture = common::fixtures().join("basic/image0.dpcpp-native.spv");
+    let input = std::fs::read(&fixture).unwrap();
+    // DPC++'s lowered image has no markers (and fails spirv-val on its own): skip validation.
+    let out = run_with_outputs(&input, &dir, &["--no-validate"]);
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), input, "a module without markers must be unchanged");
+    assert_eq!(std::fs::read(dir.join("out.prop")).unwrap(), b"", "no spec-constant sets without markers");
+}
+
+#[test]
+fn validation_failure_is_an_error() {
+    // DPC++'s own lowered image has no markers, so the output equals the input, which spirv-val
+    // rejects (Generic storage class): exit 1, nothing written.
+    let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    expect_error("invalid-output", &input, "fails spirv-val");
+}
+
+#[test]
+fn validate_without_spirv_val_is_an_error() {
+    let dir = tmpdir("no-spirv-val");
+    let inp = dir.join("in.spv");
+    std::fs::write(&inp, example_bytes()).unwrap();
+    let out = bin()
+        .arg(&inp)
+        .arg("-o")
+        .arg(dir.join("out.spv"))
+        .arg("--validate")
+        .env("PATH", "/nonexistent")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("spirv-val is not on PATH"));
+    assert!(!dir.join("out.spv").exists());
+}
+
+#[test]
+fn usage_errors_exit_2() {
+    for args in [&[][..], &["in.spv"][..], &["--bogus", "in.spv", "-o", "x"][..], &["a", "-o", "b", "--spec-const", "magic"][..]] {
+        let out = bin().args(args).output().unwrap();
+        assert_eq!(out.status.code(), Some(2), "args {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+    }
+    let missing = bin().args(["/nonexistent/in.spv", "-o", "/tmp/x.spv"]).output().unwrap();
+    assert_eq!(missing.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: /nonexistent/in.spv:"));
+}
+
+#[test]
+fn help_and_version() {
+    let help = bin().arg("--help").output().unwrap();
+    assert!(help.status.success());
+    let text = String::from_utf8_lossy(&help.stdout);
+    for needle in ["--spec-const", "--prop", "--json", "--validate", "--target-env", "Examples:", "Exit status"] {
+        assert!(text.contains(needle), "--help lacks {needle}");
+    }
+    let v = bin().arg("--version").output().unwrap();
+    assert!(v.status.success());
+    assert!(String::from_utf8_lossy(&v.stdout).starts_with("spec-link "));
+}

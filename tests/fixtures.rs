@@ -1,0 +1,70 @@
+//! The real DPC++ images in `../shared/fixtures/dpcpp/`: our spec-constant property sets must
+//! equal DPC++'s (`image*.dpcpp-native.prop`) and our output must pass spirv-val — DPC++'s own
+//! output does not.
+
+mod common;
+
+use spec_link::{process, Input, Options, Validation};
+
+fn images() -> Vec<std::path::PathBuf> {
+    let pattern = common::fixtures().join("*/image*.input.spv");
+    let v: Vec<_> = glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap).collect();
+    assert!(!v.is_empty(), "no fixture images found");
+    v
+}
+
+#[test]
+fn property_sets_equal_dpcpp() {
+    let mut failures = Vec::new();
+    for input in images() {
+        let reference = input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.prop");
+        let bytes = std::fs::read(&input).unwrap();
+        let opts = Options { validation: Validation::Always, ..Options::default() };
+        let out = match process(&[Input { name: input.display().to_string(), bytes }], &opts) {
+            Ok(o) => o,
+            Err(e) => {
+                failures.push(format!("{}: {e}", input.display()));
+                continue;
+            }
+        };
+        let ours = String::from_utf8(out.prop).unwrap();
+        let theirs = common::spec_constant_sections(&std::fs::read_to_string(&reference).unwrap());
+        assert!(!theirs.is_empty(), "{reference} has no spec-constant sets");
+        if ours != theirs {
+            let diff = similar::TextDiff::from_lines(theirs.as_str(), ours.as_str());
+            failures.push(format!(
+                "{}: .prop differs from DPC++'s:\n{}",
+                input.display(),
+                diff.unified_diff().header("dpcpp", "spec-link")
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+#[test]
+fn outputs_pass_spirv_val_where_dpcpp_does_not() {
+    for input in images() {
+        let bytes = std::fs::read(&input).unwrap();
+        let opts = Options { validation: Validation::Never, ..Options::default() };
+        let out = process(&[Input { name: input.display().to_string(), bytes }], &opts).unwrap();
+        common::spirv_val(&out.module, "spv1.4", &format!("spec-link's output for {}", input.display()));
+        // DPC++'s own lowering keeps the Generic-storage-class string variables: spirv-val rejects it.
+        let dpcpp = std::fs::read(input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.spv")).unwrap();
+        let v = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
+        assert!(!v.status.success(), "DPC++'s output for {} passes spirv-val now?", input.display());
+    }
+}
+
+#[test]
+fn output_is_deterministic() {
+    for input in images() {
+        let bytes = std::fs::read(&input).unwrap();
+        let opts = Options { validation: Validation::Never, ..Options::default() };
+        let a = process(&[Input { name: "a".into(), bytes: bytes.clone() }], &opts).unwrap();
+        let b = process(&[Input { name: "a".into(), bytes }], &opts).unwrap();
+        assert_eq!(a.module, b.module);
+        assert_eq!(a.prop, b.prop);
+        assert_eq!(a.json, b.json);
+    }
+}

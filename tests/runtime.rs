@@ -1,0 +1,81 @@
+//! Execution on the Intel CPU OpenCL runtime (pip `intel-opencl-rt`, set up by scripts/setup.sh):
+//! each fixture's output runs with default values and with the overrides of its `run.json`, spec
+//! constants set the way the SYCL runtime sets them (per descriptor of the `.prop`), and gives the
+//! same results as DPC++'s own image with DPC++'s own `.prop`. The un-lowered input must fail to
+//! build ("Symbols not found"), proving the harness can tell.
+
+mod common;
+
+use spec_link::{process, Input, Options, Validation};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn python() -> PathBuf {
+    let p = common::repo().join(".venv/bin/python");
+    assert!(p.exists(), "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)", p.display());
+    p
+}
+
+fn ocl_run(spv: &Path, prop: Option<&Path>, run_json: &Path, extra: &[&str]) -> std::process::Output {
+    let icd = common::repo().join(".ocl-icd");
+    assert!(icd.join("intel-cpu.icd").exists(), "{} is missing: run scripts/setup.sh", icd.display());
+    let mut cmd = Command::new(python());
+    cmd.arg(common::repo().join("scripts/ocl_run.py"))
+        .arg("--spv")
+        .arg(spv)
+        .arg("--run-json")
+        .arg(run_json)
+        .args(extra)
+        .env("OCL_ICD_VENDORS", &icd);
+    if let Some(p) = prop {
+        cmd.arg("--prop").arg(p);
+    }
+    cmd.output().expect("run scripts/ocl_run.py")
+}
+
+#[test]
+fn fixtures_run_like_dpcpp() {
+    let tmp = std::env::temp_dir().join(format!("spec-link-runtime-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let pattern = common::fixtures().join("*/image0.input.spv");
+    let mut n = 0;
+    for input in glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap) {
+        let dir = input.parent().unwrap();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let run_json = dir.join("run.json");
+        let out = process(
+            &[Input { name: name.clone(), bytes: std::fs::read(&input).unwrap() }],
+            &Options { validation: Validation::Always, ..Options::default() },
+        )
+        .unwrap();
+        let spv = tmp.join(format!("{name}.spv"));
+        let prop = tmp.join(format!("{name}.prop"));
+        std::fs::write(&spv, &out.module).unwrap();
+        std::fs::write(&prop, &out.prop).unwrap();
+
+        let ours = ocl_run(&spv, Some(&prop), &run_json, &[]);
+        assert!(ours.status.success(), "{name}: our output failed to run:\n{}", String::from_utf8_lossy(&ours.stderr));
+        let theirs = ocl_run(
+            &dir.join("image0.dpcpp-native.spv"),
+            Some(&dir.join("image0.dpcpp-native.prop")),
+            &run_json,
+            &[],
+        );
+        assert!(theirs.status.success(), "{name}: DPC++'s image failed to run:\n{}", String::from_utf8_lossy(&theirs.stderr));
+        let ours_v: serde_json::Value = serde_json::from_slice(&ours.stdout).unwrap();
+        let theirs_v: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
+        assert_eq!(ours_v, theirs_v, "{name}: results differ from DPC++'s");
+        // The overrides must change what the kernel computes, or the comparison proves nothing.
+        let results = ours_v["results"].as_array().unwrap();
+        assert!(results.len() >= 2, "{name}: run.json has no override set");
+        assert_ne!(results[0]["buffers"], results[1]["buffers"], "{name}: overrides had no effect");
+
+        let raw = ocl_run(&input, None, &run_json, &["--no-spec"]);
+        let err = String::from_utf8_lossy(&raw.stderr);
+        assert_eq!(raw.status.code(), Some(3), "{name}: un-lowered input did not fail to build: {err}");
+        assert!(err.contains("Symbols not found"), "{name}: unexpected build error: {err}");
+        n += 1;
+    }
+    assert!(n >= 3, "expected at least 3 fixtures, ran {n}");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
