@@ -12,6 +12,8 @@
 //!
 //! Library code never prints and never exits; the binary does.
 
+#![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 pub mod cleanup;
 pub mod error;
 pub mod layout;

@@ -86,7 +86,7 @@ pub struct Markers {
 }
 
 /// The name spec-link matches a function by: linkage name, else `OpName`.
-fn marker_name<'a>(index: &'a Index, id: u32) -> Option<&'a [u8]> {
+fn marker_name(index: &Index, id: u32) -> Option<&[u8]> {
     match index.linkage.get(&id) {
         Some(l) => Some(&l.name),
         None => index.names.get(&id).map(|n| n.as_slice()),
@@ -330,7 +330,7 @@ impl Walker<'_> {
             return Err(format!("is initialised by %{init} ({}), not a string constant", inst::op_name(op)));
         }
         let mut bytes = Vec::new();
-        for &c in &iw[3..] {
+        for &c in iw.get(3..).unwrap_or_default() {
             let (_, cw) = self.def(c).ok_or_else(|| format!("has an undefined character %{c}"))?;
             let ty = cw.get(1).copied().unwrap_or(0);
             if !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {

@@ -28,6 +28,8 @@ pub const ITT_SPEC_ID: u32 = 0xFF74_7469;
 pub const PADDING_SPEC_ID: u32 = 0xFFFF_FFFF;
 /// Most scalar leaves one spec constant may have.
 pub const MAX_LEAVES: usize = 1 << 16;
+/// Largest spec constant, in bytes.
+pub const MAX_SIZE: u64 = 1 << 24;
 
 /// A numeric SPIR-V specialization-constant id.
 pub type SpecId = u32;
@@ -163,6 +165,9 @@ fn constant(layout: &mut Layout, ids: &mut SpecIds, call: &MarkerCall, index: &I
     };
     let wrap = |e: Error| Error::SpecMap(format!("{}: {e}", at()));
     let sa = layout.size_align(call.value_type).map_err(wrap)?;
+    if sa.size > MAX_SIZE {
+        return Err(wrap(Error::SpecMap(format!("the value is {} bytes, more than the {MAX_SIZE} supported", sa.size))));
+    }
     let mut defined = BTreeMap::new();
     match call.default {
         DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?,

@@ -38,7 +38,7 @@ fn key(words: &[u32]) -> Option<(Key, u32)> {
     }
     let rpos = if has_type { 2 } else { 1 };
     let id = *words.get(rpos)?;
-    let mut rest = Vec::with_capacity(words.len() - 2);
+    let mut rest = Vec::with_capacity(words.len().saturating_sub(2));
     rest.extend_from_slice(&words[1..rpos]);
     rest.extend_from_slice(&words[rpos + 1..]);
     Some(((op, rest), id))
