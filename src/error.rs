@@ -15,6 +15,13 @@ pub enum Error {
     },
     #[error("{0}")]
     Binary(String),
+    /// An error of another kind, in the named input file.
+    #[error("{file}: {source}")]
+    InFile {
+        file: String,
+        #[source]
+        source: Box<Error>,
+    },
     #[error("malformed instruction at word {offset} ({opcode}): {message}")]
     Malformed {
         offset: usize,

@@ -122,10 +122,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
             options.mode.as_str()
         )));
     }
-    let wrap = |e: Error| match e {
-        Error::Io { .. } => e,
-        other => Error::Binary(format!("{}: {other}", input.name)),
-    };
+    let wrap = |e: Error| Error::InFile { file: input.name.clone(), source: Box::new(e) };
     // load
     let mut module = Module::from_bytes(&input.bytes).map_err(wrap)?;
     let index = Index::build(&module).map_err(wrap)?;
