@@ -23,7 +23,8 @@ use crate::layout::{Layout, TypeKind};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Op, StorageClass};
-use std::collections::HashSet;
+use std::cell::RefCell;
+use std::collections::{HashMap, HashSet};
 
 /// Mangled-name prefixes of the marker functions (any template argument, any parameter mangling).
 pub const MARKER_PREFIXES: [&str; 2] = [
@@ -111,7 +112,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         return Ok(out);
     }
     let layout = Layout::new(module, index);
-    let walker = Walker { module, index, layout: &layout };
+    let walker = Walker { module, index, layout: &layout, stores: RefCell::new(HashMap::new()) };
     let mut errors = Vec::new();
     for f in index.functions.iter().filter(|f| !f.is_declaration) {
         for i in f.start..=f.end {
@@ -135,6 +136,9 @@ struct Walker<'a> {
     module: &'a Module,
     index: &'a Index,
     layout: &'a Layout<'a>,
+    /// Per function (by start index): local slot → the `OpStore`s into it (through casts),
+    /// built on first use so that -O0 modules are scanned once per function.
+    stores: RefCell<HashMap<usize, HashMap<u32, Vec<usize>>>>,
 }
 
 impl Walker<'_> {
@@ -262,6 +266,23 @@ impl Walker<'_> {
         id
     }
 
+    /// The stores into local `slot` of the function spanning `start..=end`.
+    fn stores_into(&self, start: usize, end: usize, slot: u32) -> Vec<usize> {
+        let mut cache = self.stores.borrow_mut();
+        let per_slot = cache.entry(start).or_insert_with(|| {
+            let mut m: HashMap<u32, Vec<usize>> = HashMap::new();
+            for k in start..=end {
+                if let Some(sw) = self.module.inst(k) {
+                    if sw[0] & 0xffff == Op::Store as u32 && sw.len() >= 3 {
+                        m.entry(self.strip(sw[1])).or_default().push(k);
+                    }
+                }
+            }
+            m
+        });
+        per_slot.get(&slot).cloned().unwrap_or_default()
+    }
+
     /// Walks `id` back to a module-scope `OpVariable` (see the module docs).
     fn global_var(&self, start: u32, o0_stores: &mut Vec<usize>) -> std::result::Result<u32, String> {
         let mut id = start;
@@ -285,13 +306,7 @@ impl Walker<'_> {
                 let f = self.index.function_of(i);
                 if is_local {
                     if let Some(f) = f {
-                        let stores: Vec<usize> = (f.start..=f.end)
-                            .filter(|&k| {
-                                self.module.inst(k).is_some_and(|sw| {
-                                    sw[0] & 0xffff == Op::Store as u32 && sw.len() >= 3 && self.strip(sw[1]) == slot
-                                })
-                            })
-                            .collect();
+                        let stores = self.stores_into(f.start, f.end, slot);
                         if let [s] = stores[..] {
                             o0_stores.push(s);
                             id = self.module.inst(s).map_or(0, |sw| sw[2]);
