@@ -129,7 +129,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
     // assign
-    let map = specmap::build(&module, &index, &markers.calls).map_err(wrap)?;
+    let map = specmap::build(&module, &index, &markers.calls, specmap::Numbering::Native).map_err(wrap)?;
     let mut notes = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
         notes.push(format!(

@@ -61,6 +61,25 @@ pub enum SpecNode {
     Composite { ty: u32, offset: u64, size: u64, is_struct: bool, children: Vec<SpecNode> },
 }
 
+/// How SpecIds and the default blob are laid out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Numbering {
+    /// One SpecId per scalar leaf; constants follow each other in the blob without padding.
+    Native,
+    /// One SpecId per symbolic ID; each constant at the next multiple of its alignment in the
+    /// buffer (DPC++ today), the padding recorded as `{0xFFFFFFFF, prev size, pad}` on the previous
+    /// constant and as zero bytes in the blob.
+    EmulationAligned,
+    /// One SpecId per symbolic ID; constants packed without padding (seed 000's layout).
+    EmulationPacked,
+}
+
+impl Numbering {
+    pub fn is_emulation(self) -> bool {
+        self != Numbering::Native
+    }
+}
+
 /// Everything known about one symbolic ID.
 #[derive(Clone, Debug)]
 pub struct SpecConstant {
@@ -77,6 +96,8 @@ pub struct SpecConstant {
     pub descriptors: Vec<Descriptor>,
     /// The whole default value (`size` bytes).
     pub default_bytes: Vec<u8>,
+    /// Where the value starts in the runtime's blob (emulation: in the spec-constant buffer).
+    pub blob_offset: u64,
     /// Result id of the first call (for messages).
     pub first_call: u32,
     /// Function of the first call (for messages).
@@ -86,15 +107,26 @@ pub struct SpecConstant {
 /// All spec constants of a module, in SpecId (first-seen) order.
 #[derive(Clone, Debug, Default)]
 pub struct SpecMap {
+    pub numbering: Option<Numbering>,
     pub constants: Vec<SpecConstant>,
     /// Index into `constants` by symbolic ID.
     pub by_symbol: HashMap<SymbolicId, usize>,
+    /// Size of the blob (emulation: of the spec-constant buffer).
+    pub blob_size: u64,
 }
 
 impl SpecMap {
-    /// The concatenated default bytes (the `all` property of native mode).
+    /// The default-values blob (the `all` property): every constant's default at its blob
+    /// offset, zero-filled alignment padding.
     pub fn default_blob(&self) -> Vec<u8> {
-        self.constants.iter().flat_map(|c| c.default_bytes.iter().copied()).collect()
+        let mut blob = vec![0u8; self.blob_size as usize];
+        for c in &self.constants {
+            let at = c.blob_offset as usize;
+            if let Some(dst) = blob.get_mut(at..at + c.default_bytes.len()) {
+                dst.copy_from_slice(&c.default_bytes);
+            }
+        }
+        blob
     }
 }
 
@@ -102,10 +134,15 @@ impl SpecMap {
 struct SpecIds<'a> {
     next: u64,
     used: &'a BTreeSet<u32>,
+    /// Hands out `PADDING_SPEC_ID` for every request (trees whose leaves take no SpecIds).
+    placeholder: bool,
 }
 
 impl SpecIds<'_> {
     fn next(&mut self) -> Result<SpecId> {
+        if self.placeholder {
+            return Ok(PADDING_SPEC_ID);
+        }
         while self.next < PADDING_SPEC_ID as u64 {
             let id = self.next as u32;
             self.next += 1;
@@ -118,10 +155,10 @@ impl SpecIds<'_> {
 }
 
 /// Builds the spec map from the marker calls.
-pub fn build(module: &Module, index: &Index, calls: &[MarkerCall]) -> Result<SpecMap> {
+pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Numbering) -> Result<SpecMap> {
     let mut layout = Layout::new(module, index);
-    let mut ids = SpecIds { next: 0, used: &index.spec_ids };
-    let mut map = SpecMap::default();
+    let mut ids = SpecIds { next: 0, used: &index.spec_ids, placeholder: false };
+    let mut map = SpecMap { numbering: Some(numbering), ..SpecMap::default() };
     let mut errors = Vec::new();
     for call in calls {
         if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
@@ -140,8 +177,12 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall]) -> Result<Spe
             }
             continue;
         }
-        match constant(&mut layout, &mut ids, call, index) {
-            Ok(c) => {
+        match constant(&mut layout, &mut ids, call, index, numbering) {
+            Ok(mut c) => {
+                if let Err(e) = place(&mut map, &mut c, numbering) {
+                    errors.push(e.to_string());
+                    continue;
+                }
                 map.by_symbol.insert(c.symbolic_id.clone(), map.constants.len());
                 map.constants.push(c);
             }
@@ -154,7 +195,32 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall]) -> Result<Spe
     Ok(map)
 }
 
-fn constant(layout: &mut Layout, ids: &mut SpecIds, call: &MarkerCall, index: &Index) -> Result<SpecConstant> {
+/// Gives constant `c` its blob offset (and, in aligned emulation, pads the previous constant).
+fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Result<()> {
+    let mut offset = map.blob_size;
+    if numbering == Numbering::EmulationAligned && offset % c.align != 0 {
+        let pad = c.align - offset % c.align;
+        if let Some(prev) = map.constants.last_mut() {
+            let to_u32 = |v: u64| u32::try_from(v).map_err(|_| Error::SpecMap(format!("buffer offset {v} does not fit in 32 bits")));
+            prev.descriptors.push(Descriptor { spec_id: PADDING_SPEC_ID, offset: to_u32(prev.size)?, size: to_u32(pad)? });
+        }
+        offset += pad;
+    }
+    c.blob_offset = offset;
+    map.blob_size = offset
+        .checked_add(c.size)
+        .filter(|&s| s <= MAX_SIZE)
+        .ok_or_else(|| Error::SpecMap(format!("the spec constants take more than {MAX_SIZE} bytes")))?;
+    Ok(())
+}
+
+fn constant(
+    layout: &mut Layout,
+    ids: &mut SpecIds,
+    call: &MarkerCall,
+    index: &Index,
+    numbering: Numbering,
+) -> Result<SpecConstant> {
     let at = || {
         format!(
             "spec constant \"{}\" (call %{} in {})",
@@ -174,11 +240,22 @@ fn constant(layout: &mut Layout, ids: &mut SpecIds, call: &MarkerCall, index: &I
         DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
     }
     let mut leaves = 0usize;
-    let tree = flatten(layout, ids, call.value_type, 0, &defined, 0, true, &mut leaves).map_err(wrap)?;
+    // In emulation the tree only shapes the value (default-values mode emits it as constants):
+    // its leaves take no SpecIds.
+    let mut no_ids = SpecIds { next: 0, used: ids.used, placeholder: true };
+    let tree_ids = if numbering.is_emulation() { &mut no_ids } else { &mut *ids };
+    let tree = flatten(layout, tree_ids, call.value_type, 0, &defined, 0, true, &mut leaves).map_err(wrap)?;
     let mut spec_ids = Vec::new();
     let mut descriptors = Vec::new();
-    let mut end = 0;
-    describe(&tree, &mut spec_ids, &mut descriptors, &mut end).map_err(wrap)?;
+    if numbering.is_emulation() {
+        let id = ids.next().map_err(wrap)?;
+        let size = u32::try_from(sa.size).map_err(|_| wrap(Error::SpecMap("size does not fit in 32 bits".into())))?;
+        spec_ids.push(id);
+        descriptors.push(Descriptor { spec_id: id, offset: 0, size });
+    } else {
+        let mut end = 0;
+        describe(&tree, &mut spec_ids, &mut descriptors, &mut end).map_err(wrap)?;
+    }
     let mut default_bytes = vec![0u8; sa.size as usize];
     for (&off, bytes) in &defined {
         for (k, &b) in bytes.iter().enumerate() {
@@ -197,6 +274,7 @@ fn constant(layout: &mut Layout, ids: &mut SpecIds, call: &MarkerCall, index: &I
         spec_ids,
         descriptors,
         default_bytes,
+        blob_offset: 0,
         first_call: call.result,
         first_caller: call.caller,
     })
