@@ -265,8 +265,36 @@ def build_program(cl, np, ctx, dev, spv, spec_calls):
     return prg
 
 
-def run_once(cl, np, ctx, queue, prg, image_spec):
-    """Bind zeroed buffers, run the kernel as one work item, return the nbuf buffers as hex."""
+def emulation_buffers(sidecar_path, image_spec):
+    """Emulation mode: per override set, the spec-constant buffer the SYCL runtime would pass —
+    the sidecar's default blob with each overridden value copied at its buffer offset — and the
+    kernel argument it binds to (from the sidecar's "kernels")."""
+    with open(sidecar_path) as f:
+        sidecar = json.load(f)
+    if sidecar.get("mode") != "emulation":
+        raise HarnessError(f"{sidecar_path}: not an emulation-mode sidecar")
+    name = image_spec["kernel"]
+    arg = next((k["spec_constants_buffer_arg"] for k in sidecar["kernels"] if k["name"] == name), None)
+    consts = {c["symbolic_id"]: c for c in sidecar["spec_constants"]}
+    blob = bytes.fromhex(sidecar["default_values"])
+    if len(blob) != sidecar["buffer_size"]:
+        raise HarnessError(f"{sidecar_path}: default_values is {len(blob)} bytes, buffer_size {sidecar['buffer_size']}")
+    out = []
+    for i, ov in enumerate(image_spec["overrides"]):
+        buf = bytearray(blob)
+        for sym, val in ov.items():
+            if sym not in consts:
+                raise HarnessError(f"run.json override {i}: {sym} is not in {sidecar_path}")
+            c = consts[sym]
+            value = parse_hex(val, f"run.json override {i} {sym}")[: c["size"]]
+            buf[c["buffer_offset"]: c["buffer_offset"] + len(value)] = value
+        out.append(None if arg is None else (arg, bytes(buf)))
+    return out
+
+
+def run_once(cl, np, ctx, queue, prg, image_spec, spec_buffer=None):
+    """Bind zeroed buffers (and, in emulation, the spec-constant buffer `(arg, bytes)`), run the
+    kernel as one work item, return the nbuf buffers as hex."""
     name = image_spec["kernel"]
     nbuf = int(image_spec["nbuf"])
     buffer_arg = image_spec.get("buffer_arg")
@@ -282,6 +310,10 @@ def run_once(cl, np, ctx, queue, prg, image_spec):
         if buffer_arg in bound:
             raise HarnessError(f"buffer_arg {buffer_arg} overlaps the {nbuf} output buffers")
         bound.append(buffer_arg)
+    if spec_buffer is not None:
+        if spec_buffer[0] in bound:
+            raise HarnessError(f"spec-constant buffer argument {spec_buffer[0]} overlaps {sorted(bound)}")
+        bound.append(spec_buffer[0])
     if sorted(bound) != list(range(num_args)):
         raise HarnessError(
             f"kernel {name!r} has {num_args} args, but run.json binds args {sorted(bound)} "
@@ -296,6 +328,11 @@ def run_once(cl, np, ctx, queue, prg, image_spec):
         extra = cl.Buffer(ctx, mf.READ_WRITE | mf.COPY_HOST_PTR,
                           hostbuf=np.zeros(BUF_SIZE, dtype=np.uint8))
         kernel.set_arg(buffer_arg, extra)
+    if spec_buffer is not None:
+        data = np.zeros(max(BUF_SIZE, len(spec_buffer[1])), dtype=np.uint8)
+        data[: len(spec_buffer[1])] = np.frombuffer(spec_buffer[1], dtype=np.uint8)
+        spec_cl = cl.Buffer(ctx, mf.READ_ONLY | mf.COPY_HOST_PTR, hostbuf=data)  # kept alive until the run ends
+        kernel.set_arg(spec_buffer[0], spec_cl)
 
     cl.enqueue_nd_range_kernel(queue, kernel, (1,), (1,))
     for h, b in zip(host, bufs):
@@ -313,6 +350,9 @@ def parse_args(argv):
     ap.add_argument("--spv", help="SPIR-V module to load with clCreateProgramWithIL")
     ap.add_argument("--prop", help=".prop file with [SYCL/specialization constants]")
     ap.add_argument("--run-json", help="run.json describing kernel, buffers, override sets")
+    ap.add_argument("--emulation-json", metavar="FILE",
+                    help="emulation mode: build the spec-constant buffer from this spec-link JSON "
+                         "sidecar and bind it to the kernel argument it names (instead of --prop)")
     ap.add_argument("--image", type=int, default=0, help="device image number in run.json (default 0)")
     ap.add_argument("--no-spec", action="store_true",
                     help="set no spec constants; run override set 0 only")
@@ -323,7 +363,7 @@ def parse_args(argv):
     if args.dump_prop is None:
         missing = [f"--{k.replace('_', '-')}" for k in ("spv", "run_json")
                    if getattr(args, k) is None]
-        if args.prop is None and not args.no_spec:
+        if args.prop is None and not args.no_spec and args.emulation_json is None:
             missing.append("--prop")
         if missing:
             ap.error("missing " + ", ".join(missing))
@@ -338,8 +378,12 @@ def run(args):
 
     image_spec = load_image_spec(args.run_json, args.image)
     # One list of (SpecId, bytes) calls per override set; --no-spec: one build, no calls.
+    spec_buffers = None
     if args.no_spec:
         spec_call_sets = [[]]
+    elif args.emulation_json is not None:
+        spec_buffers = emulation_buffers(args.emulation_json, image_spec)
+        spec_call_sets = [[] for _ in spec_buffers]
     else:
         descriptors = spec_const_descriptors(args.prop)
         spec_call_sets = []
@@ -366,7 +410,8 @@ def run(args):
         t0 = time.monotonic()
         prg = build_program(cl, np, ctx, dev, spv, spec_calls)
         t1 = time.monotonic()
-        buffers = run_once(cl, np, ctx, queue, prg, image_spec)
+        buffers = run_once(cl, np, ctx, queue, prg, image_spec,
+                           spec_buffers[i] if spec_buffers is not None else None)
         if args.verbose:
             print(f"override {i}: build {t1 - t0:.2f}s, run {time.monotonic() - t1:.2f}s",
                   file=sys.stderr)

@@ -37,10 +37,20 @@ use std::collections::HashSet;
 pub enum SpecConstMode {
     /// SPIR-V spec constants with SpecIds.
     Native,
-    /// Loads from a buffer passed to the kernel (not implemented yet).
+    /// Loads from a buffer passed to the kernel.
     Emulation,
-    /// The default values as ordinary constants (not implemented yet).
+    /// The default values as ordinary constants.
     DefaultValues,
+}
+
+/// Layout of the emulation buffer (and of the default-values mode's sidecar).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum EmulationLayout {
+    /// Each constant at the next multiple of its alignment (DPC++ today).
+    #[default]
+    Aligned,
+    /// No padding; loads use `Aligned 1` (seed 000's layout).
+    Packed,
 }
 
 impl SpecConstMode {
@@ -68,6 +78,7 @@ pub enum Validation {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub mode: SpecConstMode,
+    pub emulation_layout: EmulationLayout,
     pub validation: Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
@@ -75,7 +86,12 @@ pub struct Options {
 
 impl Default for Options {
     fn default() -> Self {
-        Options { mode: SpecConstMode::Native, validation: Validation::Auto, target_env: None }
+        Options {
+            mode: SpecConstMode::Native,
+            emulation_layout: EmulationLayout::Aligned,
+            validation: Validation::Auto,
+            target_env: None,
+        }
     }
 }
 
@@ -99,6 +115,8 @@ pub struct Output {
     pub spec_map: specmap::SpecMap,
     /// Number of marker calls lowered.
     pub calls: usize,
+    /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
+    pub kernels: Option<Vec<lower::emulation::KernelBuffer>>,
     /// Whether spirv-val ran on the output (and with which environment).
     pub validated_with: Option<String>,
     /// Notes for `--verbose`.
@@ -116,12 +134,11 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
             ))
         }
     };
-    if options.mode != SpecConstMode::Native {
-        return Err(Error::Unsupported(format!(
-            "--spec-const {} is not implemented yet; only native mode is available",
-            options.mode.as_str()
-        )));
-    }
+    let numbering = match (options.mode, options.emulation_layout) {
+        (SpecConstMode::Native, _) => specmap::Numbering::Native,
+        (_, EmulationLayout::Aligned) => specmap::Numbering::EmulationAligned,
+        (_, EmulationLayout::Packed) => specmap::Numbering::EmulationPacked,
+    };
     let wrap = |e: Error| Error::InFile { file: input.name.clone(), source: Box::new(e) };
     // load
     let mut module = Module::from_bytes(&input.bytes).map_err(wrap)?;
@@ -129,7 +146,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
     // assign
-    let map = specmap::build(&module, &index, &markers.calls, specmap::Numbering::Native).map_err(wrap)?;
+    let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
     let mut notes = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
         notes.push(format!(
@@ -138,11 +155,28 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         ));
     }
     // lower
+    let mut kernels = None;
     if !markers.functions.is_empty() {
         let mut ids = IdAllocator::new(&module);
         let mut intern = Intern::new(&module, &index);
-        let repl = lower::native::lower_native(&mut module, &markers, &map, &mut ids, &mut intern)
-            .map_err(wrap)?;
+        let repl = match options.mode {
+            SpecConstMode::Native | SpecConstMode::DefaultValues => {
+                let kind = if options.mode == SpecConstMode::Native {
+                    lower::native::ConstKind::Spec
+                } else {
+                    lower::native::ConstKind::Default
+                };
+                lower::native::lower_native(&mut module, &markers, &map, &mut ids, &mut intern, kind)
+                    .map_err(wrap)?
+            }
+            SpecConstMode::Emulation => {
+                kernels = Some(
+                    lower::emulation::lower_emulation(&mut module, &index, &markers, &map, &mut ids, &mut intern)
+                        .map_err(wrap)?,
+                );
+                lower::Replacements::new()
+            }
+        };
         ids.finish(&mut module);
         let callers: HashSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
         lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
@@ -150,11 +184,11 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         cleanup::cleanup(&mut module, &index, &markers).map_err(wrap)?;
     }
     // write
-    let words = module.to_words(index.annotation_end, index.globals_end);
+    let words = module.to_words(index.names_end, index.annotation_end, index.globals_end);
     let bytes = module.words_to_bytes(&words);
-    let sets = sidecar::property_sets(&map);
+    let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
     let prop = sidecar::prop::write(&sets);
-    let json = sidecar::json::write(&map, options.mode.as_str(), &sets);
+    let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref());
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
     let env = options
@@ -182,6 +216,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         prop,
         json,
         calls: markers.calls.len(),
+        kernels,
         spec_map: map,
         validated_with,
         notes,

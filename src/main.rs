@@ -16,6 +16,8 @@ Examples:
       also write DPC++'s .prop property sets and the JSON sidecar
   cat in.spv | spec-link - -o - > out.spv
       read standard input, write standard output
+  spec-link in.spv -o out.spv --spec-const emulation --json out.json
+      lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
   spec-link in.spv -o out.spv --validate --target-env spv1.4
       fail unless spirv-val accepts the output in that environment
 
@@ -25,10 +27,18 @@ Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
 enum Mode {
     /// OpSpecConstant* + SpecId decorations (SPIR-V JIT targets)
     Native,
-    /// loads from a spec-constant buffer (AOT targets) — not implemented yet
+    /// loads from a spec-constant buffer passed to each kernel (AOT targets)
     Emulation,
-    /// the default values as ordinary constants — not implemented yet
+    /// the default values as ordinary constants (no spec constants left)
     DefaultValues,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Layout {
+    /// each constant at the next multiple of its alignment (DPC++)
+    Aligned,
+    /// no padding between constants; loads use Aligned 1
+    Packed,
 }
 
 /// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
@@ -52,6 +62,10 @@ struct Cli {
     /// How to lower spec constants
     #[arg(long = "spec-const", value_enum, default_value = "native", value_name = "MODE")]
     spec_const: Mode,
+
+    /// Layout of the emulation buffer (emulation and default-values modes)
+    #[arg(long, value_enum, default_value = "aligned", value_name = "LAYOUT")]
+    emulation_layout: Layout,
 
     /// Write the property sets in DPC++ .prop text format
     #[arg(long, value_name = "FILE")]
@@ -125,6 +139,10 @@ fn run(cli: &Cli) -> Result<(), Error> {
             Mode::Native => SpecConstMode::Native,
             Mode::Emulation => SpecConstMode::Emulation,
             Mode::DefaultValues => SpecConstMode::DefaultValues,
+        },
+        emulation_layout: match cli.emulation_layout {
+            Layout::Aligned => spec_link::EmulationLayout::Aligned,
+            Layout::Packed => spec_link::EmulationLayout::Packed,
         },
         validation: if cli.no_validate {
             Validation::Never

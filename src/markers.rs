@@ -76,6 +76,9 @@ pub struct MarkerCall {
     pub default: DefaultValue,
     /// -O0 stores whose only purpose was to pass a marker argument (removable with the call).
     pub o0_stores: Vec<usize>,
+    /// The RTBuffer argument when it is, through pointer casts, a parameter of the calling
+    /// function (the only RTBuffer emulation trusts).
+    pub rt_param: Option<u32>,
 }
 
 /// The marker functions and calls of a module.
@@ -210,7 +213,16 @@ impl Walker<'_> {
         let default = self
             .default_value(def_var)
             .map_err(|e| format!("{at}: DefaultValue variable %{def_var} {e}"))?;
+        let rt = self.strip(rest[2]);
+        let rt_param = self
+            .index
+            .function_by_id
+            .get(&caller)
+            .and_then(|&k| self.index.functions.get(k))
+            .filter(|f| f.params.contains(&rt))
+            .map(|_| rt);
         Ok(MarkerCall {
+            rt_param,
             inst: i,
             caller,
             callee,

@@ -3,6 +3,7 @@
 //! Each mode replaces every marker call; results that other instructions use are collected in
 //! one id-replacement map that [`apply_replacements`] applies once.
 
+pub mod emulation;
 pub mod native;
 
 use crate::error::{Error, Result};

@@ -1,4 +1,5 @@
-//! Native lowering: marker calls become SPIR-V specialization constants.
+//! Native lowering: marker calls become SPIR-V specialization constants — or, in
+//! default-values mode, ordinary constants holding the defaults.
 //!
 //! Algorithm: for each symbolic ID (in SpecId order) emit, once per module, one `OpSpecConstant`
 //! (`OpSpecConstantTrue/False` for booleans) per leaf with its default bits and an
@@ -21,17 +22,30 @@ use crate::module::Module;
 use crate::specmap::{Scalar, SpecMap, SpecNode};
 use spirv::{Decoration, Op};
 
-/// Lowers every marker call of `markers` to spec constants (see the module docs).
+/// What the marker calls become.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ConstKind {
+    /// `OpSpecConstant*` + `SpecId` (native mode).
+    Spec,
+    /// `OpConstant*` with the default values, interned (default-values mode).
+    Default,
+}
+
+/// Lowers every marker call of `markers` to constants (see the module docs).
 pub fn lower_native(
     module: &mut Module,
     markers: &Markers,
     map: &SpecMap,
     ids: &mut IdAllocator,
     intern: &mut Intern,
+    kind: ConstKind,
 ) -> Result<Replacements> {
     let mut roots = Vec::with_capacity(map.constants.len());
     for c in &map.constants {
-        roots.push(emit(module, ids, intern, &c.tree)?);
+        roots.push(match kind {
+            ConstKind::Spec => emit(module, ids, intern, &c.tree)?,
+            ConstKind::Default => emit_default(module, ids, intern, &c.tree)?,
+        });
     }
     let mut repl = Replacements::new();
     for call in &markers.calls {
@@ -97,4 +111,25 @@ fn emit(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &
             id
         }
     })
+}
+
+/// Emits `node` as ordinary constants with its default values (interned: equal values share ids).
+fn emit_default(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &SpecNode) -> Result<u32> {
+    match node {
+        SpecNode::Leaf { ty, scalar: Scalar::Bool, default, .. } => {
+            let op = if default.first().copied().unwrap_or(0) != 0 { Op::ConstantTrue } else { Op::ConstantFalse };
+            intern.get(module, ids, op, Some(*ty), &[])
+        }
+        SpecNode::Leaf { ty, scalar, default, .. } => {
+            intern.get(module, ids, Op::Constant, Some(*ty), &literal_words(*scalar, default))
+        }
+        SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[]),
+        SpecNode::Composite { ty, children, .. } => {
+            let mut parts = Vec::with_capacity(children.len());
+            for c in children {
+                parts.push(emit_default(module, ids, intern, c)?);
+            }
+            intern.get(module, ids, Op::ConstantComposite, Some(*ty), &parts)
+        }
+    }
 }

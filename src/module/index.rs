@@ -54,6 +54,8 @@ pub struct Index {
     pub entry_points: Vec<usize>,
     /// SpecId decoration values present in the input.
     pub spec_ids: BTreeSet<u32>,
+    /// Index of the first instruction after the debug-name section (where new names go).
+    pub names_end: usize,
     /// Index of the first instruction after the annotation section (where new decorations go).
     pub annotation_end: usize,
     /// Index of the first `OpFunction` (or `len()`): the end of the global section.
@@ -96,6 +98,21 @@ fn is_preamble_or_annotation(op: u32) -> bool {
     OPS.iter().any(|&o| o as u32 == op)
 }
 
+fn is_annotation(op: u32) -> bool {
+    [
+        Op::Decorate,
+        Op::MemberDecorate,
+        Op::DecorationGroup,
+        Op::GroupDecorate,
+        Op::GroupMemberDecorate,
+        Op::DecorateId,
+        Op::DecorateString,
+        Op::MemberDecorateString,
+    ]
+    .iter()
+    .any(|&o| o as u32 == op)
+}
+
 fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
     Error::Malformed {
         offset: module.offset_of(i),
@@ -112,6 +129,8 @@ impl Index {
             ..Default::default()
         };
         let mut last_preamble: Option<usize> = None;
+        let mut last_before_annotations: Option<usize> = None;
+        let mut seen_annotation = false;
         let mut current: Option<Function> = None;
         for i in 0..module.len() {
             let Some(w) = module.inst(i) else { continue };
@@ -125,6 +144,11 @@ impl Index {
             };
             if ix.globals_end == module.len() && is_preamble_or_annotation(op) {
                 last_preamble = Some(i);
+                if is_annotation(op) {
+                    seen_annotation = true;
+                } else if !seen_annotation {
+                    last_before_annotations = Some(i);
+                }
             }
             if let Some(id) = inst::result_id(w) {
                 if ix.defs.insert(id, i).is_some() {
@@ -232,6 +256,7 @@ impl Index {
             return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
         }
         ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
+        ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)
     }
 
@@ -251,6 +276,20 @@ impl Index {
         match self.names.get(&id).or_else(|| self.entry_names.get(&id)) {
             Some(n) => String::from_utf8_lossy(n).into_owned(),
             None => format!("%{id}"),
+        }
+    }
+
+    /// Makes sure the module declares `cap`, adding `OpCapability cap` after the first one.
+    pub fn ensure_capability(&self, module: &mut Module, cap: spirv::Capability) {
+        if self.capabilities.iter().any(|&(c, _)| c == cap as u32) {
+            return;
+        }
+        if let Some(&(_, i)) = self.capabilities.first() {
+            if let Some(w) = module.inst(i) {
+                let mut words = w.to_vec();
+                words.extend(inst::build(Op::Capability, &[cap as u32]));
+                module.replace(i, words);
+            }
         }
     }
 

@@ -25,6 +25,7 @@ fn is_internable(op: u32) -> bool {
         || op == Op::ConstantFalse as u32
         || op == Op::Constant as u32
         || op == Op::ConstantNull as u32
+        || op == Op::ConstantComposite as u32
 }
 
 fn key(words: &[u32]) -> Option<(Key, u32)> {

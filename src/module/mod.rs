@@ -54,6 +54,8 @@ pub struct Module {
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
     edits: HashMap<usize, Edit>,
+    /// Instructions appended at the end of the debug-name section.
+    appended_names: Vec<u32>,
     /// Instructions appended at the end of the annotation section.
     appended_annotations: Vec<u32>,
     /// Instructions appended at the end of the global (types, constants, variables) section.
@@ -144,6 +146,7 @@ impl Module {
             big_endian,
             bound,
             edits: HashMap::new(),
+            appended_names: Vec::new(),
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
         })
@@ -212,6 +215,11 @@ impl Module {
         self.edits.insert(i, Edit::Replaced(words));
     }
 
+    /// Appends a complete instruction (an `OpName`) at the end of the debug section.
+    pub fn append_name(&mut self, words: &[u32]) {
+        self.appended_names.extend_from_slice(words);
+    }
+
     /// Appends a complete instruction at the end of the annotation section.
     pub fn append_annotation(&mut self, words: &[u32]) {
         self.appended_annotations.extend_from_slice(words);
@@ -227,9 +235,10 @@ impl Module {
         &self.appended_globals
     }
 
-    /// Writes the edited module. `annotation_end` and `globals_end` are the instruction indices
-    /// before which appended annotations and globals are inserted (from [`index::Index`]).
-    pub fn to_words(&self, annotation_end: usize, globals_end: usize) -> Vec<u32> {
+    /// Writes the edited module. `names_end`, `annotation_end` and `globals_end` are the
+    /// instruction indices before which appended names, annotations and globals are inserted
+    /// (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
+    pub fn to_words(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u32> {
         let mut out = Vec::with_capacity(
             self.words.len() + self.appended_annotations.len() + self.appended_globals.len(),
         );
@@ -248,10 +257,14 @@ impl Module {
             } else {
                 self.words.len()
             };
+            let insert_names = i == names_end && !self.appended_names.is_empty();
             let insert_ann = i == annotation_end && !self.appended_annotations.is_empty();
             let insert_glob = i == globals_end && !self.appended_globals.is_empty();
-            if insert_ann || insert_glob || i == self.insts.len() || self.edits.contains_key(&i) {
+            if insert_names || insert_ann || insert_glob || i == self.insts.len() || self.edits.contains_key(&i) {
                 flush(&mut out, &mut run_start, here);
+            }
+            if insert_names {
+                out.extend_from_slice(&self.appended_names);
             }
             if insert_ann {
                 out.extend_from_slice(&self.appended_annotations);

@@ -1,6 +1,7 @@
 //! spec-link's JSON sidecar, format `spec-link-sidecar/1` (documented in the README).
 
 use super::{prop, PropertySet, PropertyValue};
+use crate::lower::emulation::KernelBuffer;
 use crate::specmap::SpecMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 
@@ -23,9 +24,19 @@ pub const FORMAT: &str = "spec-link-sidecar/1";
 struct Sidecar<'a> {
     format: &'a str,
     mode: &'a str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    buffer_size: Option<u64>,
     spec_constants: Vec<Constant>,
     default_values: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    kernels: Option<Vec<Kernel>>,
     property_sets: Ordered<Ordered<Value>>,
+}
+
+#[derive(serde::Serialize)]
+struct Kernel {
+    name: String,
+    spec_constants_buffer_arg: Option<u32>,
 }
 
 #[derive(serde::Serialize)]
@@ -37,6 +48,8 @@ struct Constant {
     spec_ids: Vec<u32>,
     descriptors: Vec<Descriptor>,
     default: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    buffer_offset: Option<u64>,
 }
 
 #[derive(serde::Serialize)]
@@ -59,10 +72,16 @@ pub fn hex(bytes: &[u8]) -> String {
 
 /// Serialises the sidecar (pretty-printed, trailing newline). Property byte arrays are given as
 /// the hex of their raw bytes, bit-count prefix included, exactly as the runtime receives them.
-pub fn write(map: &SpecMap, mode: &str, sets: &[PropertySet]) -> Vec<u8> {
+/// `kernels` is given in emulation mode (it adds `buffer_size`, `buffer_offset`s and `kernels`).
+pub fn write(map: &SpecMap, mode: &str, sets: &[PropertySet], kernels: Option<&[KernelBuffer]>) -> Vec<u8> {
+    let emulation = kernels.is_some();
     let sidecar = Sidecar {
         format: FORMAT,
         mode,
+        buffer_size: emulation.then_some(map.blob_size),
+        kernels: kernels.map(|ks| {
+            ks.iter().map(|k| Kernel { name: k.name.clone(), spec_constants_buffer_arg: k.arg }).collect()
+        }),
         spec_constants: map
             .constants
             .iter()
@@ -77,6 +96,7 @@ pub fn write(map: &SpecMap, mode: &str, sets: &[PropertySet]) -> Vec<u8> {
                     .map(|d| Descriptor { spec_id: d.spec_id, offset: d.offset, size: d.size })
                     .collect(),
                 default: hex(&c.default_bytes),
+                buffer_offset: emulation.then_some(c.blob_offset),
             })
             .collect(),
         default_values: hex(&map.default_blob()),

@@ -29,8 +29,13 @@ pub struct PropertySet {
     pub properties: Vec<(Vec<u8>, PropertyValue)>,
 }
 
-/// The spec-constant property sets of a module (none when it has no spec constants).
-pub fn property_sets(map: &SpecMap) -> Vec<PropertySet> {
+/// Name of the set holding miscellaneous image properties.
+pub const MISC_PROPERTIES: &str = "SYCL/misc properties";
+
+/// The spec-constant property sets of a module (none when it has no spec constants). An image
+/// whose markers were replaced by their defaults also gets
+/// `[SYCL/misc properties] specConstsReplacedWithDefault=1|1`.
+pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<PropertySet> {
     if map.constants.is_empty() {
         return Vec::new();
     }
@@ -47,11 +52,18 @@ pub fn property_sets(map: &SpecMap) -> Vec<PropertySet> {
             (c.symbolic_id.0.clone(), PropertyValue::ByteArray(payload))
         })
         .collect();
-    vec![
+    let mut sets = vec![
         PropertySet { name: SPEC_CONSTANTS.into(), properties: consts },
         PropertySet {
             name: SPEC_CONSTANTS_DEFAULT_VALUES.into(),
             properties: vec![(b"all".to_vec(), PropertyValue::ByteArray(map.default_blob()))],
         },
-    ]
+    ];
+    if replaced_with_default {
+        sets.push(PropertySet {
+            name: MISC_PROPERTIES.into(),
+            properties: vec![(b"specConstsReplacedWithDefault".to_vec(), PropertyValue::Uint32(1))],
+        });
+    }
+    sets
 }

@@ -1,0 +1,289 @@
+//! Emulation lowering: marker calls become loads from a spec-constant buffer passed to the kernel.
+//!
+//! Algorithm:
+//! 1. The buffer of a call is its RTBuffer argument when that is, through pointer casts, a
+//!    parameter of the calling function (AOT front-end output after inlining). Otherwise (a null
+//!    or undefined pointer, or one loaded from memory — the `kernel_handler` field at -O0) the
+//!    buffer is a new parameter `_arg__specialization_constants_buffer` (`CrossWorkgroup` pointer
+//!    to 8-bit integers) appended to every function on a call path from a kernel to such a call:
+//!    the functions that contain one, and, transitively, their callers. Each gets one new
+//!    parameter and a new `OpTypeFunction`; every `OpFunctionCall` to it passes the caller's own.
+//!    A function on such a path that is referenced other than by a direct call (a function
+//!    pointer, an indirect call) is an error naming it.
+//! 2. Each call is replaced, in place, by an `OpInBoundsPtrAccessChain` to its byte offset in the
+//!    buffer, an `OpBitcast` to a pointer to the value's type in the buffer's storage class and an
+//!    `OpLoad … Aligned <alignment>` (`Aligned 1` in the packed layout) that keeps the call's
+//!    result id; `bool` loads 8 bits and compares them with zero; sret calls store the loaded value
+//!    through the sret pointer.
+//!
+//! Preconditions: `map` was built with an emulation [`Numbering`](crate::specmap::Numbering).
+//! Postconditions: no marker call is left; kernels that reach no marker keep their signature;
+//! [`KernelBuffer`] tells which argument of each kernel takes the buffer.
+
+use crate::error::{Error, Result};
+use crate::layout::{Layout, TypeKind};
+use crate::markers::Markers;
+use crate::module::ids::IdAllocator;
+use crate::module::index::Index;
+use crate::module::inst::{self, build};
+use crate::module::intern::Intern;
+use crate::module::Module;
+use crate::specmap::{Numbering, SpecMap, SpecNode};
+use spirv::{Capability, ExecutionModel, MemoryAccess, Op, StorageClass};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+/// Name given to the buffer parameter spec-link appends (DPC++'s name for it).
+pub const BUFFER_PARAM_NAME: &str = "_arg__specialization_constants_buffer";
+
+/// Which argument of a kernel receives the spec-constant buffer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KernelBuffer {
+    /// Entry-point name.
+    pub name: String,
+    /// Index of the buffer argument; `None` when the kernel reaches no spec constant.
+    pub arg: Option<u32>,
+}
+
+/// Lowers every marker call to a buffer load (see the module docs).
+pub fn lower_emulation(
+    module: &mut Module,
+    index: &Index,
+    markers: &Markers,
+    map: &SpecMap,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+) -> Result<Vec<KernelBuffer>> {
+    let packed = map.numbering == Some(Numbering::EmulationPacked);
+
+    // Bools inside composites have no memory layout to load.
+    for c in &map.constants {
+        if let SpecNode::Composite { .. } = c.tree {
+            if contains_bool(&c.tree) {
+                return Err(Error::Lower(format!(
+                    "spec constant \"{}\" of type {} holds a bool inside a composite, which cannot be loaded from a buffer",
+                    c.symbolic_id, c.type_name
+                )));
+            }
+        }
+    }
+
+    // 1. Functions that need the buffer parameter.
+    let mut callers: HashMap<u32, Vec<(u32, usize)>> = HashMap::new(); // callee → (caller, call inst)
+    for f in index.functions.iter().filter(|f| !f.is_declaration) {
+        for i in f.start..=f.end {
+            if let Some(w) = module.inst(i) {
+                if w[0] & 0xffff == Op::FunctionCall as u32 && w.len() >= 4 {
+                    callers.entry(w[3]).or_default().push((f.id, i));
+                }
+            }
+        }
+    }
+    let mut threaded: BTreeSet<u32> = BTreeSet::new();
+    let mut work: Vec<u32> = markers.calls.iter().filter(|c| c.rt_param.is_none()).map(|c| c.caller).collect();
+    while let Some(f) = work.pop() {
+        if threaded.insert(f) {
+            for &(caller, _) in callers.get(&f).into_iter().flatten() {
+                work.push(caller);
+            }
+        }
+    }
+    check_only_called_directly(module, index, &threaded)?;
+
+    let uchar = intern.get(module, ids, Op::TypeInt, None, &[8, 0])?;
+    if !threaded.is_empty() {
+        index.ensure_capability(module, Capability::Int8);
+    }
+    let buffer_ty = intern.get(module, ids, Op::TypePointer, None, &[StorageClass::CrossWorkgroup as u32, uchar])?;
+    let mut param_of: BTreeMap<u32, u32> = BTreeMap::new();
+    for &f in &threaded {
+        let func = function(index, f)?;
+        let p = ids.alloc()?;
+        param_of.insert(f, p);
+        // New function type: the old parameters plus the buffer.
+        let old_ty = module
+            .inst(*index.defs.get(&func.fn_type).ok_or_else(|| Error::Lower(format!("function type %{} is not defined", func.fn_type)))?)
+            .map(|w| w.to_vec())
+            .unwrap_or_default();
+        if old_ty.len() < 3 || old_ty[0] & 0xffff != Op::TypeFunction as u32 {
+            return Err(Error::Lower(format!("%{} is not an OpTypeFunction", func.fn_type)));
+        }
+        let mut ops = vec![old_ty[2]];
+        ops.extend_from_slice(&old_ty[3..]);
+        ops.push(buffer_ty);
+        let new_ty = intern.get(module, ids, Op::TypeFunction, None, &ops)?;
+        let mut header = module.inst(func.start).map(|w| w.to_vec()).unwrap_or_default();
+        if header.len() >= 5 {
+            header[4] = new_ty;
+        }
+        let param = build(Op::FunctionParameter, &[buffer_ty, p]);
+        match func.params.last().and_then(|last| index.defs.get(last)) {
+            Some(&li) => {
+                module.replace(func.start, header);
+                let mut w = module.inst(li).map(|w| w.to_vec()).unwrap_or_default();
+                w.extend(param);
+                module.replace(li, w);
+            }
+            None => {
+                header.extend(param);
+                module.replace(func.start, header);
+            }
+        }
+        let mut name = vec![p];
+        name.extend(inst::string_words(BUFFER_PARAM_NAME.as_bytes()));
+        module.append_name(&build(Op::Name, &name));
+    }
+    // Every call to a threaded function passes the caller's buffer.
+    for (&f, _) in &param_of {
+        for &(caller, ci) in callers.get(&f).into_iter().flatten() {
+            let p = *param_of.get(&caller).ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
+            let mut w = module.inst(ci).map(|w| w.to_vec()).unwrap_or_default();
+            w.push(p);
+            w[0] = inst::head(Op::FunctionCall, w.len());
+            module.replace(ci, w);
+        }
+    }
+
+    // 2. Each call becomes a load.
+    let uint = intern.get(module, ids, Op::TypeInt, None, &[32, 0])?;
+    let layout = Layout::new(module, index);
+    let mut pointer_types: Vec<(u32, u32, u32)> = Vec::new(); // (storage, pointee, id) needed
+    let mut plan = Vec::new();
+    for call in &markers.calls {
+        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else { continue };
+        let c = &map.constants[k];
+        let (buffer, storage, buffer_type) = match call.rt_param {
+            Some(p) => {
+                let ty = index
+                    .defs
+                    .get(&p)
+                    .and_then(|&i| module.inst(i))
+                    .map(|w| w[1])
+                    .ok_or_else(|| Error::Lower(format!("RTBuffer parameter %{p} is not defined")))?;
+                match layout.kind(ty)? {
+                    TypeKind::Pointer { storage, .. } => (p, storage, ty),
+                    _ => return Err(Error::Lower(format!("RTBuffer parameter %{p} is not a pointer"))),
+                }
+            }
+            None => {
+                let p = *param_of.get(&call.caller).ok_or_else(|| Error::Lower("caller was not threaded".into()))?;
+                (p, StorageClass::CrossWorkgroup as u32, buffer_ty)
+            }
+        };
+        plan.push((call, c, buffer, storage, buffer_type));
+    }
+    for (_, c, _, storage, _) in &plan {
+        pointer_types.push((*storage, uchar, 0));
+        pointer_types.push((*storage, c.ty, 0));
+    }
+    let mut ptr_cache: HashMap<(u32, u32), u32> = HashMap::new();
+    for (storage, pointee, _) in pointer_types {
+        if let std::collections::hash_map::Entry::Vacant(e) = ptr_cache.entry((storage, pointee)) {
+            e.insert(intern.get(module, ids, Op::TypePointer, None, &[storage, pointee])?);
+        }
+    }
+    let uchar_zero = intern.get(module, ids, Op::Constant, Some(uchar), &[0])?;
+    for (call, c, buffer, storage, buffer_type) in plan {
+        let byte_ptr = ptr_cache[&(storage, uchar)];
+        let offset = u32::try_from(c.blob_offset).map_err(|_| Error::Lower("buffer offset overflows 32 bits".into()))?;
+        let off = intern.get(module, ids, Op::Constant, Some(uint), &[offset])?;
+        let mut out = Vec::new();
+        let mut base = buffer;
+        if buffer_type != byte_ptr {
+            base = ids.alloc()?;
+            out.extend(build(Op::Bitcast, &[byte_ptr, base, buffer]));
+        }
+        let gep = ids.alloc()?;
+        out.extend(build(Op::InBoundsPtrAccessChain, &[byte_ptr, gep, base, off]));
+        let result = if call.sret.is_some() { ids.alloc()? } else { call.result };
+        let aligned = MemoryAccess::ALIGNED.bits();
+        if matches!(c.tree, SpecNode::Leaf { scalar: crate::specmap::Scalar::Bool, .. }) {
+            let byte = ids.alloc()?;
+            out.extend(build(Op::Load, &[uchar, byte, gep, aligned, 1]));
+            out.extend(build(Op::INotEqual, &[c.ty, result, byte, uchar_zero]));
+        } else {
+            let typed = ids.alloc()?;
+            out.extend(build(Op::Bitcast, &[ptr_cache[&(storage, c.ty)], typed, gep]));
+            let align = if packed { 1 } else { c.align as u32 };
+            out.extend(build(Op::Load, &[c.ty, result, typed, aligned, align]));
+        }
+        if let Some(sret) = call.sret {
+            out.extend(build(Op::Store, &[sret, result]));
+        }
+        module.replace(call.inst, out);
+    }
+
+    // Which argument takes the buffer, per kernel.
+    let mut kernels = Vec::new();
+    for &e in &index.entry_points {
+        let Some(w) = module.inst(e).map(|w| w.to_vec()) else { continue };
+        if w[1] != ExecutionModel::Kernel as u32 {
+            continue;
+        }
+        let name = inst::read_string(&w[3..]).map(|(n, _)| String::from_utf8_lossy(&n).into_owned()).unwrap_or_default();
+        let f = function(index, w[2])?;
+        let arg = if threaded.contains(&f.id) {
+            Some(f.params.len() as u32)
+        } else {
+            markers
+                .calls
+                .iter()
+                .filter(|c| c.caller == f.id)
+                .find_map(|c| c.rt_param)
+                .and_then(|p| f.params.iter().position(|&x| x == p))
+                .map(|k| k as u32)
+        };
+        kernels.push(KernelBuffer { name, arg });
+    }
+    Ok(kernels)
+}
+
+fn contains_bool(node: &SpecNode) -> bool {
+    match node {
+        SpecNode::Leaf { scalar, .. } => *scalar == crate::specmap::Scalar::Bool,
+        SpecNode::Padding { .. } => false,
+        SpecNode::Composite { children, .. } => children.iter().any(contains_bool),
+    }
+}
+
+fn function(index: &Index, id: u32) -> Result<&crate::module::index::Function> {
+    index
+        .function_by_id
+        .get(&id)
+        .and_then(|&k| index.functions.get(k))
+        .ok_or_else(|| Error::Lower(format!("%{id} is not a function")))
+}
+
+/// A function that gets a new parameter must only be called directly (and be an entry point).
+fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSet<u32>) -> Result<()> {
+    if threaded.is_empty() {
+        return Ok(());
+    }
+    let mut bad = BTreeSet::new();
+    for i in 0..module.len() {
+        let Some(w) = module.inst(i) else { continue };
+        if !w[1..].iter().any(|x| threaded.contains(x)) {
+            continue;
+        }
+        let op = w[0] & 0xffff;
+        if [Op::Name, Op::Decorate, Op::DecorateString, Op::EntryPoint, Op::ExecutionMode, Op::Function]
+            .iter()
+            .any(|&o| o as u32 == op)
+        {
+            continue;
+        }
+        let positions = inst::id_use_positions(w).unwrap_or_else(|| (1..w.len()).collect());
+        for p in positions {
+            if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
+                bad.insert(w[p]);
+            }
+        }
+    }
+    if bad.is_empty() {
+        return Ok(());
+    }
+    let names: Vec<String> = bad.iter().map(|&f| index.display_name(f)).collect();
+    Err(Error::Lower(format!(
+        "a spec-constant marker is reachable through a function pointer or an indirect call of {}: the spec-constant buffer cannot be passed to it",
+        names.join(", ")
+    )))
+}
