@@ -6,13 +6,13 @@ mod common;
 
 use serde_json::Value;
 use spec_link::sidecar::json::hex;
-use spec_link::{process, Input, Options, Validation};
+use spec_link::{process, Input, Options, SpecConstMode, Validation};
 
-fn check_case(case: &std::path::Path, failures: &mut Vec<String>) {
+fn check_case(case: &std::path::Path, mode: SpecConstMode, failures: &mut Vec<String>) {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let reference: Value = serde_json::from_str(&std::fs::read_to_string(case.join("reference.json")).unwrap()).unwrap();
     let bytes = common::assemble(&case.join("input.spvasm"));
-    let opts = Options { validation: Validation::Always, ..Options::default() };
+    let opts = Options { mode, validation: Validation::Always, ..Options::default() };
     let out = process(&[Input { name: name.clone(), bytes }], &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     let consts = reference["spec_constants"].as_array().unwrap();
     let ours: Vec<_> = out.spec_map.constants.iter().collect();
@@ -39,6 +39,11 @@ fn check_case(case: &std::path::Path, failures: &mut Vec<String>) {
             .collect();
         if got != want {
             failures.push(format!("{name}: {sym}: descriptors {got:?}, reference {want:?}"));
+        }
+        if let Some(off) = r.get("buffer_offset").and_then(Value::as_u64) {
+            if c.blob_offset != off {
+                failures.push(format!("{name}: {sym}: buffer offset {}, reference {off}", c.blob_offset));
+            }
         }
         if let Some(d) = r.get("default_hex").and_then(Value::as_str) {
             if hex(&c.default_bytes) != d {
@@ -84,19 +89,44 @@ fn native_acceptance_cases_match_dpcpp() {
     assert!(cases.len() >= 4, "expected the native cases A, B, D, E; found {cases:?}");
     let mut failures = Vec::new();
     for case in &cases {
-        check_case(case, &mut failures);
+        check_case(case, SpecConstMode::Native, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
-#[ignore = "emulation mode is not implemented yet (issue: emulation and default-values modes)"]
 fn emulation_acceptance_cases_match_dpcpp() {
     let cases = cases("emulation");
     assert!(!cases.is_empty());
     let mut failures = Vec::new();
     for case in &cases {
-        check_case(case, &mut failures);
+        check_case(case, SpecConstMode::Emulation, &mut failures);
     }
     assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Case E also gives DPC++'s emulation layout (§8.1 E, "Emulation"): descriptors with the
+/// alignment-padding triple, buffer offsets, and the start of the default blob.
+#[test]
+fn sycl_2020_case_emulation_layout() {
+    let case = common::repo().join("testdata/dpcpp-e-sycl-2020");
+    let r: Value = serde_json::from_str(&std::fs::read_to_string(case.join("reference.json")).unwrap()).unwrap();
+    let e = &r["emulation"];
+    let bytes = common::assemble(&case.join("input.spvasm"));
+    let opts = Options { mode: SpecConstMode::Emulation, validation: Validation::Always, ..Options::default() };
+    let out = process(&[Input { name: "E".into(), bytes }], &opts).unwrap();
+    let map = &out.spec_map;
+    for (sym, want) in e["descriptors"].as_object().unwrap() {
+        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().to_vec())]];
+        let got: Vec<Vec<u64>> =
+            c.descriptors.iter().map(|d| vec![d.spec_id as u64, d.offset as u64, d.size as u64]).collect();
+        let want: Vec<Vec<u64>> = serde_json::from_value(want.clone()).unwrap();
+        assert_eq!(got, want, "{sym}");
+    }
+    for (sym, off) in e["buffer_offsets"].as_object().unwrap() {
+        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().to_vec())]];
+        assert_eq!(c.blob_offset, off.as_u64().unwrap(), "{sym}");
+    }
+    let prefix = e["default_values_hex_prefix"].as_str().unwrap();
+    assert!(hex(&map.default_blob()).starts_with(prefix));
 }

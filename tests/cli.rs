@@ -55,8 +55,12 @@ fn run_with_outputs(input: &[u8], dir: &Path, extra: &[&str]) -> Output {
 /// Checks a processing error: exit 1, `error: <substring>` on stderr, outputs untouched, no
 /// temporary files left.
 fn expect_error(name: &str, input: &[u8], substring: &str) {
+    expect_error_with(name, input, &[], substring)
+}
+
+fn expect_error_with(name: &str, input: &[u8], args: &[&str], substring: &str) {
     let dir = tmpdir(name);
-    let out = run_with_outputs(input, &dir, &[]);
+    let out = run_with_outputs(input, &dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{name}: exit status; stderr: {stderr}");
     assert!(stderr.starts_with("error: "), "{name}: stderr does not start with 'error: ': {stderr}");
@@ -303,4 +307,32 @@ fn help_and_version() {
     let v = bin().arg("--version").output().unwrap();
     assert!(v.status.success());
     assert!(String::from_utf8_lossy(&v.stdout).starts_with("spec-link "));
+}
+
+#[test]
+fn emulation_errors() {
+    let dir = tmpdir("emulation-errors");
+    // A function on the path to a marker whose address is taken: the buffer cannot reach it.
+    let threading = std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm")).unwrap();
+    let fp = threading
+        .replace(
+            "               OpCapability Addresses\n",
+            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
+        )
+        .replace(
+            "  %null = OpConstantNull %ptr_Generic_uchar\n",
+            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_get = OpTypePointer CodeSectionINTEL %fn_get\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_get %get\n",
+        );
+    assert_ne!(fp, threading);
+    let bytes = assemble_text(&fp, &dir);
+    expect_error_with("function-pointer", &bytes, &["--spec-const", "emulation"], "function pointer or an indirect call of get");
+    // Native mode does not need the buffer: the same module lowers fine there.
+    let ok = run_with_outputs(&bytes, &dir, &["--no-validate"]);
+    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+
+    // A bool inside a composite has no memory layout to load from a buffer.
+    let text = example_text()
+        .replace("%struct_Pair = OpTypeStruct %uint %uchar", "%bool = OpTypeBool\n  %struct_Pair = OpTypeStruct %uint %bool");
+    let bytes = assemble_text(&text, &dir);
+    expect_error_with("bool-in-composite", &bytes, &["--spec-const", "emulation"], "holds a bool inside a composite");
 }

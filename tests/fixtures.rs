@@ -4,7 +4,7 @@
 
 mod common;
 
-use spec_link::{process, Input, Options, Validation};
+use spec_link::{process, Input, Options, SpecConstMode, Validation};
 
 fn images() -> Vec<std::path::PathBuf> {
     let pattern = common::fixtures().join("*/image*.input.spv");
@@ -15,11 +15,39 @@ fn images() -> Vec<std::path::PathBuf> {
 
 #[test]
 fn property_sets_equal_dpcpp() {
+    check_property_sets(SpecConstMode::Native, ".dpcpp-native.prop");
+}
+
+#[test]
+fn emulation_property_sets_equal_dpcpp() {
+    check_property_sets(SpecConstMode::Emulation, ".dpcpp-emulation.prop");
+}
+
+/// Default-values mode: no spec constant and no marker left; the sidecar still lists every
+/// constant (emulation layout, as DPC++'s default-values image beside an AOT image) and marks
+/// the image `specConstsReplacedWithDefault`.
+#[test]
+fn default_values_mode_leaves_no_spec_constants() {
+    for input in images() {
+        let bytes = std::fs::read(&input).unwrap();
+        let opts = Options { mode: SpecConstMode::DefaultValues, validation: Validation::Always, ..Options::default() };
+        let out = process(&[Input { name: input.display().to_string(), bytes }], &opts).unwrap();
+        let dis = common::disassemble(&out.module);
+        assert!(!dis.contains("OpSpecConstant"), "{}: spec constants left", input.display());
+        assert!(!dis.contains("SpecConstantValue"), "{}: marker left", input.display());
+        let prop = String::from_utf8(out.prop).unwrap();
+        let emulation = std::fs::read_to_string(input.to_str().unwrap().replace(".input.spv", ".dpcpp-emulation.prop")).unwrap();
+        assert!(prop.starts_with(&common::spec_constant_sections(&emulation)), "{}", input.display());
+        assert!(prop.ends_with("[SYCL/misc properties]\nspecConstsReplacedWithDefault=1|1\n"));
+    }
+}
+
+fn check_property_sets(mode: SpecConstMode, reference_suffix: &str) {
     let mut failures = Vec::new();
     for input in images() {
-        let reference = input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.prop");
+        let reference = input.to_str().unwrap().replace(".input.spv", reference_suffix);
         let bytes = std::fs::read(&input).unwrap();
-        let opts = Options { validation: Validation::Always, ..Options::default() };
+        let opts = Options { mode, validation: Validation::Always, ..Options::default() };
         let out = match process(&[Input { name: input.display().to_string(), bytes }], &opts) {
             Ok(o) => o,
             Err(e) => {
@@ -59,12 +87,14 @@ fn outputs_pass_spirv_val_where_dpcpp_does_not() {
 #[test]
 fn output_is_deterministic() {
     for input in images() {
-        let bytes = std::fs::read(&input).unwrap();
-        let opts = Options { validation: Validation::Never, ..Options::default() };
-        let a = process(&[Input { name: "a".into(), bytes: bytes.clone() }], &opts).unwrap();
-        let b = process(&[Input { name: "a".into(), bytes }], &opts).unwrap();
-        assert_eq!(a.module, b.module);
-        assert_eq!(a.prop, b.prop);
-        assert_eq!(a.json, b.json);
+        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
+            let bytes = std::fs::read(&input).unwrap();
+            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
+            let a = process(&[Input { name: "a".into(), bytes: bytes.clone() }], &opts).unwrap();
+            let b = process(&[Input { name: "a".into(), bytes }], &opts).unwrap();
+            assert_eq!(a.module, b.module);
+            assert_eq!(a.prop, b.prop);
+            assert_eq!(a.json, b.json);
+        }
     }
 }

@@ -1,12 +1,12 @@
 //! Golden tests: every `testdata/<case>/input.spvasm` (or `input.spv`) is lowered and compared
 //! with `expected.spvasm`, `expected.prop` and `expected.json` beside it; every output must pass
 //! spirv-val. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the expected files.
-//! A case may hold `args` (extra options, one per line: `--spec-const=emulation`) — cases whose
-//! mode is not implemented yet are listed as such and fail loudly if that changes.
+//! A case may hold `args` (options, one per line: `--spec-const=emulation`,
+//! `--emulation-layout=packed`).
 
 mod common;
 
-use spec_link::{process, Input, Options, SpecConstMode, Validation};
+use spec_link::{process, EmulationLayout, Input, Options, SpecConstMode, Validation};
 
 fn options_for(case: &std::path::Path) -> Options {
     let mut o = Options { validation: Validation::Always, ..Options::default() };
@@ -16,6 +16,7 @@ fn options_for(case: &std::path::Path) -> Options {
                 "--spec-const=native" => o.mode = SpecConstMode::Native,
                 "--spec-const=emulation" => o.mode = SpecConstMode::Emulation,
                 "--spec-const=default-values" => o.mode = SpecConstMode::DefaultValues,
+                "--emulation-layout=packed" => o.emulation_layout = EmulationLayout::Packed,
                 other => panic!("{}: unknown option {other}", case.display()),
             }
         }
@@ -38,13 +39,6 @@ fn golden_cases() {
             _ => continue,
         };
         let options = options_for(&case);
-        if options.mode != SpecConstMode::Native {
-            // Not implemented yet (issue: emulation/default-values modes). Make sure it says so.
-            let err = process(&[Input { name: name.clone(), bytes }], &options).expect_err("mode is implemented now: add golden files");
-            assert!(err.to_string().contains("not implemented"), "{name}: {err}");
-            println!("{name}: mode {} not implemented yet", options.mode.as_str());
-            continue;
-        }
         ran += 1;
         let out = match process(&[Input { name: name.clone(), bytes }], &options) {
             Ok(o) => o,

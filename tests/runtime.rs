@@ -1,12 +1,14 @@
 //! Execution on the Intel CPU OpenCL runtime (pip `intel-opencl-rt`, set up by scripts/setup.sh):
 //! each fixture's output runs with default values and with the overrides of its `run.json`, spec
-//! constants set the way the SYCL runtime sets them (per descriptor of the `.prop`), and gives the
-//! same results as DPC++'s own image with DPC++'s own `.prop`. The un-lowered input must fail to
+//! constants set the way the SYCL runtime sets them (native: per descriptor of the `.prop`;
+//! emulation: a buffer built from the JSON sidecar, in DPC++'s and in the packed layout), and
+//! gives the same results as DPC++'s own image with DPC++'s own `.prop`; default-values output
+//! gives the defaults' results. The un-lowered input must fail to
 //! build ("Symbols not found"), proving the harness can tell.
 
 mod common;
 
-use spec_link::{process, Input, Options, Validation};
+use spec_link::{process, EmulationLayout, Input, Options, SpecConstMode, Validation};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -43,15 +45,21 @@ fn fixtures_run_like_dpcpp() {
         let dir = input.parent().unwrap();
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let run_json = dir.join("run.json");
-        let out = process(
-            &[Input { name: name.clone(), bytes: std::fs::read(&input).unwrap() }],
-            &Options { validation: Validation::Always, ..Options::default() },
-        )
-        .unwrap();
-        let spv = tmp.join(format!("{name}.spv"));
-        let prop = tmp.join(format!("{name}.prop"));
-        std::fs::write(&spv, &out.module).unwrap();
-        std::fs::write(&prop, &out.prop).unwrap();
+        let lower = |mode, layout, tag: &str| {
+            let out = process(
+                &[Input { name: name.clone(), bytes: std::fs::read(&input).unwrap() }],
+                &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
+            )
+            .unwrap();
+            let spv = tmp.join(format!("{name}.{tag}.spv"));
+            let prop = tmp.join(format!("{name}.{tag}.prop"));
+            let json = tmp.join(format!("{name}.{tag}.json"));
+            std::fs::write(&spv, &out.module).unwrap();
+            std::fs::write(&prop, &out.prop).unwrap();
+            std::fs::write(&json, &out.json).unwrap();
+            (spv, prop, json)
+        };
+        let (spv, prop, _) = lower(SpecConstMode::Native, EmulationLayout::Aligned, "native");
 
         let ours = ocl_run(&spv, Some(&prop), &run_json, &[]);
         assert!(ours.status.success(), "{name}: our output failed to run:\n{}", String::from_utf8_lossy(&ours.stderr));
@@ -69,6 +77,24 @@ fn fixtures_run_like_dpcpp() {
         let results = ours_v["results"].as_array().unwrap();
         assert!(results.len() >= 2, "{name}: run.json has no override set");
         assert_ne!(results[0]["buffers"], results[1]["buffers"], "{name}: overrides had no effect");
+
+        // Emulation, DPC++'s layout and the packed one: the buffer is built from our JSON
+        // sidecar (default blob, overrides at each constant's offset) and bound to the argument
+        // it names.
+        for (layout, tag) in [(EmulationLayout::Aligned, "emulation"), (EmulationLayout::Packed, "packed")] {
+            let (spv, _, json) = lower(SpecConstMode::Emulation, layout, tag);
+            let run = ocl_run(&spv, None, &run_json, &["--emulation-json", json.to_str().unwrap()]);
+            assert!(run.status.success(), "{name} {tag}: failed to run:\n{}", String::from_utf8_lossy(&run.stderr));
+            let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+            assert_eq!(v, theirs_v, "{name} {tag}: results differ from DPC++'s native image");
+        }
+
+        // Default-values mode: no spec constants to set; same results as the defaults run.
+        let (spv, _, _) = lower(SpecConstMode::DefaultValues, EmulationLayout::Aligned, "defaults");
+        let run = ocl_run(&spv, None, &run_json, &["--no-spec"]);
+        assert!(run.status.success(), "{name} default-values: failed to run:\n{}", String::from_utf8_lossy(&run.stderr));
+        let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        assert_eq!(v["results"][0]["buffers"], theirs_v["results"][0]["buffers"], "{name} default-values");
 
         let raw = ocl_run(&input, None, &run_json, &["--no-spec"]);
         let err = String::from_utf8_lossy(&raw.stderr);
