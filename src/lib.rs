@@ -119,8 +119,10 @@ pub struct Output {
     pub kernels: Option<Vec<lower::emulation::KernelBuffer>>,
     /// Whether spirv-val ran on the output (and with which environment).
     pub validated_with: Option<String>,
-    /// Notes for `--verbose`.
+    /// Notes (printed unless `--quiet`).
     pub notes: Vec<String>,
+    /// Warnings (printed as `warning: …` unless `--quiet`).
+    pub warnings: Vec<String>,
 }
 
 /// Runs every step on the inputs (see the crate docs).
@@ -148,6 +150,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     // assign
     let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
     let mut notes = Vec::new();
+    let mut warnings = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
         notes.push(format!(
             "the input already uses {} SpecId(s); new SpecIds skip them",
@@ -207,7 +210,11 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
             ))
         }
         _ => {
-            validate::run_spirv_val(&bytes, &env)?;
+            if let validate::Verdict::InheritedFromInput(e) = validate::check(&bytes, &input.bytes, &env)? {
+                warnings.push(format!(
+                    "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
+                ));
+            }
             Some(env)
         }
     };
@@ -220,5 +227,6 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         spec_map: map,
         validated_with,
         notes,
+        warnings,
     })
 }

@@ -76,7 +76,9 @@ struct Cli {
     json: Option<PathBuf>,
 
     /// Validate the output with spirv-val; fail if spirv-val is missing
-    /// [default: validate when spirv-val is on PATH]
+    /// [default: validate when spirv-val is on PATH]. An output that fails is an error (exit 1,
+    /// nothing written) unless the input fails the same way or spirv-val cannot read the input:
+    /// then it is written with a warning ($SPEC_LINK_SPIRV_VAL names another validator)
     #[arg(long, conflicts_with = "no_validate")]
     validate: bool,
 
@@ -195,6 +197,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
         }
     }
     if !cli.quiet {
+        for w in &out.warnings {
+            eprintln!("warning: {w}");
+        }
         for n in &out.notes {
             eprintln!("note: {n}");
         }

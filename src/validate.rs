@@ -1,4 +1,12 @@
-//! Runs `spirv-val` on an output module.
+//! Runs `spirv-val` on an output module, with the policy for inputs spirv-val already rejects.
+//!
+//! Policy: when the output fails validation, the input is validated too. If the input fails with
+//! the same error (compared with numbers and ids masked), or spirv-val cannot read the input at
+//! all, the error is not spec-link's: the output is accepted with a warning naming the input's
+//! error. Otherwise spec-link introduced the error and the run fails.
+//!
+//! The validator is `spirv-val` on PATH, or the program named by `$SPEC_LINK_SPIRV_VAL` (e.g. a
+//! newer SPIRV-Tools than the system's).
 
 use crate::error::{Error, Result};
 use std::io::Write;
@@ -14,9 +22,13 @@ pub fn default_target_env(version: (u8, u8), kernel: bool) -> String {
     }
 }
 
-/// Whether `spirv-val` can be run.
+fn validator() -> String {
+    std::env::var("SPEC_LINK_SPIRV_VAL").unwrap_or_else(|_| "spirv-val".into())
+}
+
+/// Whether the validator can be run.
 pub fn spirv_val_available() -> bool {
-    Command::new("spirv-val")
+    Command::new(validator())
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
@@ -24,15 +36,15 @@ pub fn spirv_val_available() -> bool {
         .is_ok()
 }
 
-/// Validates `bytes` with `spirv-val --target-env <env>` (module on stdin).
-pub fn run_spirv_val(bytes: &[u8], target_env: &str) -> Result<()> {
-    let mut child = Command::new("spirv-val")
+/// Validates `bytes`; `Ok(None)` if valid, `Ok(Some(message))` if spirv-val rejects it.
+fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
+    let mut child = Command::new(validator())
         .args(["--target-env", target_env, "-"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
         .spawn()
-        .map_err(|e| Error::Validation(format!("cannot run spirv-val: {e}")))?;
+        .map_err(|e| Error::Validation(format!("cannot run {}: {e}", validator())))?;
     if let Some(mut stdin) = child.stdin.take() {
         // A closed pipe shows up as a spirv-val failure below.
         let _ = stdin.write_all(bytes);
@@ -41,15 +53,79 @@ pub fn run_spirv_val(bytes: &[u8], target_env: &str) -> Result<()> {
         .wait_with_output()
         .map_err(|e| Error::Validation(format!("spirv-val did not finish: {e}")))?;
     if out.status.success() {
-        return Ok(());
+        return Ok(None);
     }
     let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !stdout.trim().is_empty() {
-        msg.push('\n');
+        if !msg.is_empty() {
+            msg.push('\n');
+        }
         msg.push_str(stdout.trim());
     }
-    Err(Error::Validation(format!(
-        "the output module fails spirv-val --target-env {target_env}:\n{msg}"
-    )))
+    Ok(Some(msg))
+}
+
+/// The first error line with numbers and ids masked, for comparing input and output errors.
+fn error_key(msg: &str) -> String {
+    let first = msg.lines().find(|l| l.contains("error")).unwrap_or(msg.lines().next().unwrap_or(""));
+    let mut out = String::new();
+    let mut in_number = false;
+    for ch in first.chars() {
+        if ch.is_ascii_digit() {
+            if !in_number {
+                out.push('#');
+            }
+            in_number = true;
+        } else {
+            in_number = false;
+            out.push(ch);
+        }
+    }
+    out
+}
+
+/// Whether spirv-val's message says it could not read the module at all (as opposed to finding
+/// it invalid): unknown capabilities, opcodes or operands of newer SPIR-V.
+fn is_unreadable(msg: &str) -> bool {
+    ["Invalid capability operand", "Invalid opcode", "Invalid extended instruction", "Invalid SPIR-V binary version", "invalid operand", "Invalid operand"]
+        .iter()
+        .any(|p| msg.contains(p))
+}
+
+/// What validation decided.
+#[derive(Debug, PartialEq, Eq)]
+pub enum Verdict {
+    Valid,
+    /// The output is invalid in the same way as the input (or the input is unreadable): keep it.
+    InheritedFromInput(String),
+}
+
+/// Validates the output; on failure applies the input policy (see the module docs).
+pub fn check(output: &[u8], input: &[u8], target_env: &str) -> Result<Verdict> {
+    let Some(out_err) = spirv_val(output, target_env)? else {
+        return Ok(Verdict::Valid);
+    };
+    match spirv_val(input, target_env)? {
+        Some(in_err) if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) => {
+            Ok(Verdict::InheritedFromInput(in_err.lines().next().unwrap_or("").to_string()))
+        }
+        _ => Err(Error::Validation(format!(
+            "the output module fails spirv-val --target-env {target_env}, and the input does not fail that way:\n{out_err}"
+        ))),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn error_keys_mask_numbers() {
+        assert_eq!(
+            error_key("error: line 25: OpVariable, <id> '12[%x]', has a disallowed storage class"),
+            error_key("error: line 31: OpVariable, <id> '140[%x]', has a disallowed storage class")
+        );
+        assert_ne!(error_key("error: line 1: a"), error_key("error: line 1: b"));
+    }
 }
