@@ -98,3 +98,18 @@ fn output_is_deterministic() {
         }
     }
 }
+
+/// Idempotence: spec-link run on its own output changes nothing and finds no new spec constants.
+#[test]
+fn running_on_own_output_changes_nothing() {
+    for input in images() {
+        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
+            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
+            let first = process(&[Input { name: "a".into(), bytes: std::fs::read(&input).unwrap() }], &opts).unwrap();
+            let second = process(&[Input { name: "b".into(), bytes: first.module.clone() }], &opts).unwrap();
+            assert_eq!(second.module, first.module, "{} {mode:?}: second run changed the module", input.display());
+            assert!(second.spec_map.constants.is_empty(), "{} {mode:?}", input.display());
+            assert!(second.prop.is_empty());
+        }
+    }
+}
