@@ -41,7 +41,7 @@ pub struct Linkage {
 }
 
 /// The index of a module.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub struct Index {
     /// Instruction index defining each id.
     pub defs: HashMap<u32, usize>,
@@ -66,6 +66,8 @@ pub struct Index {
     pub capabilities: Vec<(u32, usize)>,
     /// Entry-point name of each entry-point function.
     pub entry_names: HashMap<u32, Vec<u8>>,
+    /// Extended instruction sets imported, by result id.
+    pub ext_sets: HashMap<u32, inst::ExtSet>,
     /// Instructions that name or decorate ids (debug names, annotations), by target id.
     pub annotations_of: HashMap<u32, Vec<usize>>,
 }
@@ -169,6 +171,12 @@ impl Index {
                     need(2)?;
                     ix.capabilities.push((w[1], i));
                 }
+                Some(Op::ExtInstImport) => {
+                    need(3)?;
+                    let (name, _) = inst::read_string(&w[2..])
+                        .ok_or_else(|| malformed(module, i, "unterminated string"))?;
+                    ix.ext_sets.insert(w[1], inst::ext_set(&name));
+                }
                 Some(Op::MemoryModel) => {
                     need(3)?;
                     ix.addressing_model = Some(w[1]);
@@ -258,6 +266,16 @@ impl Index {
         ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
         ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)
+    }
+
+    /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended
+    /// instructions decoded with the grammar of their set. `None` when undecodable.
+    pub fn id_use_positions(&self, words: &[u32]) -> Option<Vec<usize>> {
+        if words[0] & 0xffff == Op::ExtInst as u32 {
+            let set = words.get(3).and_then(|s| self.ext_sets.get(s)).copied().unwrap_or(inst::ExtSet::Unknown);
+            return inst::ext_inst_use_positions(words, set);
+        }
+        inst::id_use_positions(words)
     }
 
     /// The function that contains instruction `i`, if any.

@@ -188,3 +188,87 @@ pub fn uses_id(words: &[u32], id: u32) -> bool {
         None => true,
     }
 }
+
+/// How the operands of an extended instruction set are laid out.
+#[derive(Clone, Copy)]
+pub enum ExtSet {
+    /// Every operand is an id (`NonSemantic.*` sets by definition, `GLSL.std.450`).
+    AllIds,
+    /// Operands as rspirv's grammar table of the set says.
+    Table(&'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>),
+    /// A set spec-link does not know: its operands cannot be told apart.
+    Unknown,
+}
+
+/// The layout of the extended instruction set imported under `name`.
+pub fn ext_set(name: &[u8]) -> ExtSet {
+    use rspirv::grammar as g;
+    match name {
+        b"OpenCL.std" => ExtSet::Table(&g::OPENCL_STD_100_INSTRUCTION_TABLE),
+        b"OpenCL.DebugInfo.100" => ExtSet::Table(&g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE),
+        b"DebugInfo" => ExtSet::Table(&g::DEBUGINFO_INSTRUCTION_TABLE),
+        b"GLSL.std.450" => ExtSet::AllIds,
+        n if n.starts_with(b"NonSemantic.") => ExtSet::AllIds,
+        _ => ExtSet::Unknown,
+    }
+}
+
+/// Word positions of the ids an `OpExtInst` uses (result type, set, id operands), or `None` when
+/// the set or the instruction is unknown or the words do not match its grammar.
+pub fn ext_inst_use_positions(words: &[u32], set: ExtSet) -> Option<Vec<usize>> {
+    if words.len() < 5 {
+        return None;
+    }
+    let mut out = vec![1, 3];
+    match set {
+        ExtSet::AllIds => out.extend(5..words.len()),
+        ExtSet::Unknown => return None,
+        ExtSet::Table(table) => {
+            let g = table.lookup_opcode(words[4])?;
+            let mut pos = 5;
+            let mut k = 0;
+            while pos < words.len() {
+                let operand = g.operands.get(k)?;
+                match operand.kind {
+                    OperandKind::IdRef | OperandKind::IdResultType | OperandKind::IdScope | OperandKind::IdMemorySemantics => {
+                        out.push(pos);
+                        pos += 1;
+                    }
+                    OperandKind::LiteralString => pos += read_string(&words[pos..])?.1,
+                    _ => pos += 1,
+                }
+                if operand.quantifier != rspirv::grammar::OperandQuantifier::ZeroOrMore {
+                    k += 1;
+                }
+            }
+        }
+    }
+    Some(out)
+}
+
+impl std::fmt::Debug for ExtSet {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(match self {
+            ExtSet::AllIds => "AllIds",
+            ExtSet::Table(_) => "Table",
+            ExtSet::Unknown => "Unknown",
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_info_literals_are_not_ids() {
+        // %r = OpExtInst %void %set DebugCompilationUnit <version> <dwarf> %source <language>
+        let words = [head(Op::ExtInst, 9), 2, 10, 3, 1, 65536, 4, 11, 3];
+        let set = ext_set(b"OpenCL.DebugInfo.100");
+        assert_eq!(ext_inst_use_positions(&words, set), Some(vec![1, 3, 7]));
+        // NonSemantic sets only have id operands.
+        let ns = ext_set(b"NonSemantic.Shader.DebugInfo.100");
+        assert_eq!(ext_inst_use_positions(&words, ns), Some(vec![1, 3, 5, 6, 7, 8]));
+        assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
+    }
+}
