@@ -74,8 +74,8 @@ impl Dce<'_> {
 }
 
 /// Ids used by instruction words (result type excluded: types are never candidates anyway).
-fn operand_ids(index: &Index, w: &[u32]) -> Vec<u32> {
-    match index.id_use_positions(w) {
+fn operand_ids(module: &Module, index: &Index, w: &[u32]) -> Vec<u32> {
+    match index.id_use_positions(module, w) {
         Some(p) => p.into_iter().map(|k| w[k]).collect(),
         None => w[1..].to_vec(),
     }
@@ -107,7 +107,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         }
         if let Some(i) = dce.removable(module, id) {
             if let Some(w) = module.inst(i) {
-                stack.extend(operand_ids(index, w));
+                stack.extend(operand_ids(module, index, w));
             }
         }
     }
@@ -115,7 +115,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     // 2. Count remaining uses, in the module and in what lowering appended.
     let count_in = |w: &[u32], count: &mut HashMap<u32, usize>| {
         if w[1..].iter().any(|x| candidates.contains(x)) {
-            for id in operand_ids(index, w) {
+            for id in operand_ids(module, index, w) {
                 if candidates.contains(&id) {
                     *count.entry(id).or_default() += 1;
                 }
@@ -161,7 +161,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
                 dce.removed_globals.insert(id);
             }
-            for u in operand_ids(index, &w) {
+            for u in operand_ids(module, index, &w) {
                 if let Some(n) = dce.count.get_mut(&u) {
                     *n = n.saturating_sub(1);
                     work.push(u);
@@ -174,7 +174,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             let Some(w) = module.inst(s).map(|w| w.to_vec()) else { continue };
             if dce.count.get(&w[1]).copied().unwrap_or(0) == 1 {
                 module.remove(s);
-                for u in operand_ids(index, &w) {
+                for u in operand_ids(module, index, &w) {
                     if let Some(n) = dce.count.get_mut(&u) {
                         *n = n.saturating_sub(1);
                         work.push(u);

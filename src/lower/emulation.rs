@@ -271,7 +271,7 @@ fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSe
         {
             continue;
         }
-        let positions = index.id_use_positions(w).unwrap_or_else(|| (1..w.len()).collect());
+        let positions = index.id_use_positions(module, w).unwrap_or_else(|| (1..w.len()).collect());
         for p in positions {
             if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
                 bad.insert(w[p]);

@@ -36,7 +36,7 @@ pub fn apply_replacements(
             if !w[1..].iter().any(|x| map.contains_key(x)) {
                 continue;
             }
-            let positions = index.id_use_positions(w).ok_or_else(|| {
+            let positions = index.id_use_positions(module, w).ok_or_else(|| {
                 Error::Lower(format!(
                     "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded",
                     inst::op_name(w[0] & 0xffff),

@@ -270,10 +270,27 @@ impl Index {
 
     /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended
     /// instructions decoded with the grammar of their set. `None` when undecodable.
-    pub fn id_use_positions(&self, words: &[u32]) -> Option<Vec<usize>> {
-        if words[0] & 0xffff == Op::ExtInst as u32 {
+    /// `OpSwitch` case labels are found through the selector's integer width.
+    pub fn id_use_positions(&self, module: &Module, words: &[u32]) -> Option<Vec<usize>> {
+        let op = words[0] & 0xffff;
+        if op == Op::ExtInst as u32 {
             let set = words.get(3).and_then(|s| self.ext_sets.get(s)).copied().unwrap_or(inst::ExtSet::Unknown);
             return inst::ext_inst_use_positions(words, set);
+        }
+        if op == Op::Switch as u32 {
+            let selector_type = module.inst(*self.defs.get(words.get(1)?)?)?.get(1).copied()?;
+            let ty = module.inst(*self.defs.get(&selector_type)?)?;
+            if ty[0] & 0xffff != Op::TypeInt as u32 {
+                return None;
+            }
+            let width = (*ty.get(2)? as usize).div_ceil(32);
+            let mut out = vec![1, 2];
+            let mut p = 3 + width;
+            while p < words.len() {
+                out.push(p);
+                p += width + 1;
+            }
+            return (p == words.len() + width).then_some(out);
         }
         inst::id_use_positions(words)
     }
