@@ -36,6 +36,11 @@ pub enum Error {
     #[error("{}", .0.join("\n"))]
     Markers(Vec<String>),
 
+    // --- linking ---
+    /// Linking errors, reported together.
+    #[error("{}", .0.join("\n"))]
+    Link(Vec<String>),
+
     // --- layout / spec constants ---
     #[error("{0}")]
     Layout(String),

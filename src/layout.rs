@@ -216,6 +216,20 @@ impl<'m> Layout<'m> {
         Ok((size, align, offsets))
     }
 
+    /// Store size of a type: what a load or store of it touches, and the size of a spec constant
+    /// of that type (LLVM's `getTypeStoreSize`). Equal to [`Layout::size_align`]'s (alloc) size but
+    /// for 3-element vectors, which store 3 elements and are padded to 4 only inside aggregates.
+    pub fn store_size(&mut self, id: u32) -> Result<u64> {
+        match self.kind(id)? {
+            TypeKind::Vector { elem, count } => {
+                let e = self.size_align(elem)?.size;
+                e.checked_mul(count as u64)
+                    .ok_or_else(|| err(format!("the size of type %{id} overflows 64 bits")))
+            }
+            _ => Ok(self.size_align(id)?.size),
+        }
+    }
+
     /// Byte offsets of a struct's members.
     pub fn member_offsets(&mut self, id: u32) -> Result<Vec<u64>> {
         match self.kind(id)? {

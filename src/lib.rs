@@ -17,6 +17,7 @@
 pub mod cleanup;
 pub mod error;
 pub mod layout;
+pub mod link;
 pub mod lower;
 pub mod markers;
 pub mod module;
@@ -82,6 +83,8 @@ pub struct Options {
     pub validation: Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
+    /// How several inputs are linked.
+    pub link: link::LinkOptions,
 }
 
 impl Default for Options {
@@ -91,6 +94,7 @@ impl Default for Options {
             emulation_layout: EmulationLayout::Aligned,
             validation: Validation::Auto,
             target_env: None,
+            link: link::LinkOptions::default(),
         }
     }
 }
@@ -115,6 +119,8 @@ pub struct Output {
     pub spec_map: specmap::SpecMap,
     /// Number of marker calls lowered.
     pub calls: usize,
+    /// What linking did (several inputs).
+    pub link_report: Option<link::LinkReport>,
     /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
     pub kernels: Option<Vec<lower::emulation::KernelBuffer>>,
     /// Whether spirv-val ran on the output (and with which environment).
@@ -127,23 +133,17 @@ pub struct Output {
 
 /// Runs every step on the inputs (see the crate docs).
 pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
-    let input = match inputs {
-        [one] => one,
-        [] => return Err(Error::Unsupported("no input module".into())),
-        _ => {
-            return Err(Error::Unsupported(
-                "linking several input modules is not supported yet; pass one module".into(),
-            ))
-        }
-    };
+    if inputs.is_empty() {
+        return Err(Error::Unsupported("no input module".into()));
+    }
     let numbering = match (options.mode, options.emulation_layout) {
         (SpecConstMode::Native, _) => specmap::Numbering::Native,
         (_, EmulationLayout::Aligned) => specmap::Numbering::EmulationAligned,
         (_, EmulationLayout::Packed) => specmap::Numbering::EmulationPacked,
     };
-    let wrap = |e: Error| Error::InFile { file: input.name.clone(), source: Box::new(e) };
-    // load
-    let mut module = Module::from_bytes(&input.bytes).map_err(wrap)?;
+    // load, and link when there are several inputs
+    let (mut module, link_report, name) = load_and_link(inputs, &options.link)?;
+    let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
     let index = Index::build(&module).map_err(wrap)?;
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
@@ -191,7 +191,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     let bytes = module.words_to_bytes(&words);
     let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
     let prop = sidecar::prop::write(&sets);
-    let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref());
+    let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref(), link_report.as_ref());
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
     let env = options
@@ -210,7 +210,8 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
             ))
         }
         _ => {
-            if let validate::Verdict::InheritedFromInput(e) = validate::check(&bytes, &input.bytes, &env)? {
+            let originals: Vec<&[u8]> = inputs.iter().map(|i| i.bytes.as_slice()).collect();
+            if let validate::Verdict::InheritedFromInput(e) = validate::check(&bytes, &originals, &env)? {
                 warnings.push(format!(
                     "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
                 ));
@@ -224,9 +225,41 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         json,
         calls: markers.calls.len(),
         kernels,
+        link_report,
         spec_map: map,
         validated_with,
         notes,
         warnings,
     })
+}
+
+/// Loads one module, or loads and links several; returns the module, the link report and a name
+/// for messages.
+fn load_and_link(inputs: &[Input], options: &link::LinkOptions) -> Result<(Module, Option<link::LinkReport>, String)> {
+    let in_file = |name: &str| {
+        let name = name.to_string();
+        move |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) }
+    };
+    if let [one] = inputs {
+        let module = Module::from_bytes(&one.bytes).map_err(in_file(&one.name))?;
+        return Ok((module, None, one.name.clone()));
+    }
+    let mut modules = Vec::with_capacity(inputs.len());
+    for input in inputs {
+        let module = Module::from_bytes(&input.bytes).map_err(in_file(&input.name))?;
+        let index = Index::build(&module).map_err(in_file(&input.name))?;
+        modules.push((module, index));
+    }
+    let link_inputs: Vec<link::LinkInput> = inputs
+        .iter()
+        .zip(&modules)
+        .map(|(i, (m, x))| link::LinkInput { name: &i.name, module: m, index: x })
+        .collect();
+    let (words, report) = link::link(&link_inputs, options)?;
+    let big_endian = modules.first().is_some_and(|(m, _)| m.big_endian);
+    drop(link_inputs);
+    drop(modules);
+    let name = format!("the module linked from {} inputs", inputs.len());
+    let module = Module::from_words(words, big_endian).map_err(in_file(&name))?;
+    Ok((module, Some(report), name))
 }

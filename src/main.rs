@@ -16,6 +16,8 @@ Examples:
       also write DPC++'s .prop property sets and the JSON sidecar
   cat in.spv | spec-link - -o - > out.spv
       read standard input, write standard output
+  spec-link kernel.spv 'lib/*.spv' -o out.spv --prop out.prop
+      link the kernel module with every module in lib/ (sorted), then lower
   spec-link in.spv -o out.spv --spec-const emulation --json out.json
       lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
   spec-link in.spv -o out.spv --validate --target-env spv1.4
@@ -51,7 +53,9 @@ enum Layout {
 #[derive(Parser, Debug)]
 #[command(name = "spec-link", version, after_help = EXAMPLES)]
 struct Cli {
-    /// SPIR-V module to read ('-' = standard input)
+    /// SPIR-V modules to read: files, '-' (standard input), or glob patterns that spec-link
+    /// expands itself (sorted; a pattern matching nothing is an error). Several modules are
+    /// linked into one before lowering.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
 
@@ -66,6 +70,19 @@ struct Cli {
     /// Layout of the emulation buffer (emulation and default-values modes)
     #[arg(long, value_enum, default_value = "aligned", value_name = "LAYOUT")]
     emulation_layout: Layout,
+
+    /// Linking: keep imports no input exports (listed in the JSON sidecar)
+    #[arg(long)]
+    allow_partial: bool,
+
+    /// Linking: keep exports (the output is a library)
+    #[arg(long)]
+    create_library: bool,
+
+    /// Linking: give the later input's SpecIds that collide with an earlier input's fresh
+    /// numbers (listed in the JSON sidecar) instead of failing
+    #[arg(long)]
+    renumber_spec_ids: bool,
 
     /// Write the property sets in DPC++ .prop text format
     #[arg(long, value_name = "FILE")]
@@ -112,6 +129,34 @@ fn read_input(name: &str) -> Result<Input, Error> {
     Ok(Input { name: name.into(), bytes })
 }
 
+/// Expands glob patterns (sorted per pattern); plain names and '-' pass through.
+fn expand_inputs(args: &[String]) -> Result<Vec<String>, Error> {
+    let mut out = Vec::new();
+    for a in args {
+        if a == "-" || !a.contains(['*', '?', '[']) {
+            out.push(a.clone());
+            continue;
+        }
+        let paths = glob::glob(a).map_err(|e| Error::Unsupported(format!("invalid input pattern '{a}': {e}")))?;
+        let mut matched: Vec<String> = Vec::new();
+        for p in paths {
+            let p = p.map_err(|e| Error::Io { path: e.path().display().to_string(), source: std::io::Error::other(e.to_string()) })?;
+            if p.is_file() {
+                matched.push(p.display().to_string());
+            }
+        }
+        if matched.is_empty() {
+            return Err(Error::Unsupported(format!("input pattern '{a}' matches no file")));
+        }
+        matched.sort();
+        out.extend(matched);
+    }
+    if out.iter().filter(|a| *a == "-").count() > 1 {
+        return Err(Error::Unsupported("standard input ('-') can be read only once".into()));
+    }
+    Ok(out)
+}
+
 /// A file written next to its destination and renamed into place only when everything succeeded.
 struct Staged {
     tmp: PathBuf,
@@ -154,8 +199,13 @@ fn run(cli: &Cli) -> Result<(), Error> {
             Validation::Auto
         },
         target_env: cli.target_env.clone(),
+        link: spec_link::link::LinkOptions {
+            allow_partial: cli.allow_partial,
+            create_library: cli.create_library,
+            renumber_spec_ids: cli.renumber_spec_ids,
+        },
     };
-    let inputs = cli.inputs.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
+    let inputs = expand_inputs(&cli.inputs)?.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
     let out = process(&inputs, &options)?;
 
     // Stage every file first; rename only when all are written.

@@ -4,7 +4,7 @@
 //! - symbolic IDs are numbered in first-seen order of the marker calls; a symbolic ID seen again
 //!   reuses its SpecIds and must have the same type;
 //! - one SpecId per scalar leaf, depth-first over struct members, array elements and vector
-//!   components; SpecIds already in the input and 0xFF747469 are skipped;
+//!   components, after every SpecId the input already uses, skipping 0xFF747469;
 //! - the default value's scalars are matched to the type's leaves by byte offset; an element of a
 //!   composite whose offset holds no defined scalar (explicit padding) uses up a SpecId but gets
 //!   no descriptor and becomes an `OpConstantNull` constituent;
@@ -157,7 +157,9 @@ impl SpecIds<'_> {
 /// Builds the spec map from the marker calls.
 pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Numbering) -> Result<SpecMap> {
     let mut layout = Layout::new(module, index);
-    let mut ids = SpecIds { next: 0, used: &index.spec_ids, placeholder: false };
+    // New SpecIds come after every SpecId the input already uses.
+    let first = index.spec_ids.iter().rev().find(|&&s| s != ITT_SPEC_ID).map_or(0, |&m| m as u64 + 1);
+    let mut ids = SpecIds { next: first, used: &index.spec_ids, placeholder: false };
     let mut map = SpecMap { numbering: Some(numbering), ..SpecMap::default() };
     let mut errors = Vec::new();
     for call in calls {
@@ -192,7 +194,40 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Nu
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
     }
+    check_runtime_view(&map)?;
     Ok(map)
+}
+
+/// Post-condition: the DPC++ runtime, walking the descriptors (dpcpp-reference §5.6), finds each
+/// constant at its blob offset with its size, and the blob as long as the default values.
+fn check_runtime_view(map: &SpecMap) -> Result<()> {
+    let mut blob_offset = 0u64;
+    for c in &map.constants {
+        let mut local = 0u64;
+        let start = blob_offset;
+        for d in &c.descriptors {
+            let gap = (d.offset as u64).checked_sub(local).ok_or_else(|| {
+                Error::PostCondition(format!("descriptors of \"{}\" are not sorted by offset", c.symbolic_id))
+            })?;
+            blob_offset += gap + d.size as u64;
+            local += gap + d.size as u64;
+        }
+        let expected_start = c.blob_offset;
+        let own = if map.numbering == Some(Numbering::Native) { local } else { c.size.min(local) };
+        if start != expected_start || own != c.size {
+            return Err(Error::PostCondition(format!(
+                "the runtime would place \"{}\" at blob offset {start} with {own} bytes, but its value is at {expected_start} with {} bytes",
+                c.symbolic_id, c.size
+            )));
+        }
+    }
+    if blob_offset != map.blob_size {
+        return Err(Error::PostCondition(format!(
+            "the runtime would size the default blob {blob_offset} bytes, but it has {}",
+            map.blob_size
+        )));
+    }
+    Ok(())
 }
 
 /// Gives constant `c` its blob offset (and, in aligned emulation, pads the previous constant).
@@ -230,7 +265,9 @@ fn constant(
         )
     };
     let wrap = |e: Error| Error::SpecMap(format!("{}: {e}", at()));
-    let sa = layout.size_align(call.value_type).map_err(wrap)?;
+    let mut sa = layout.size_align(call.value_type).map_err(wrap)?;
+    // A spec constant's own size is its store size (a lone 3-element vector takes 3 elements).
+    sa.size = layout.store_size(call.value_type).map_err(wrap)?;
     if sa.size > MAX_SIZE {
         return Err(wrap(Error::SpecMap(format!("the value is {} bytes, more than the {MAX_SIZE} supported", sa.size))));
     }

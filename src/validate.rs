@@ -101,19 +101,22 @@ pub enum Verdict {
     InheritedFromInput(String),
 }
 
-/// Validates the output; on failure applies the input policy (see the module docs).
-pub fn check(output: &[u8], input: &[u8], target_env: &str) -> Result<Verdict> {
+/// Validates the output; on failure applies the input policy (see the module docs) to each
+/// input (several when linking: one failing the same way is enough).
+pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdict> {
     let Some(out_err) = spirv_val(output, target_env)? else {
         return Ok(Verdict::Valid);
     };
-    match spirv_val(input, target_env)? {
-        Some(in_err) if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) => {
-            Ok(Verdict::InheritedFromInput(in_err.lines().next().unwrap_or("").to_string()))
+    for input in inputs {
+        if let Some(in_err) = spirv_val(input, target_env)? {
+            if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {
+                return Ok(Verdict::InheritedFromInput(in_err.lines().next().unwrap_or("").to_string()));
+            }
         }
-        _ => Err(Error::Validation(format!(
-            "the output module fails spirv-val --target-env {target_env}, and the input does not fail that way:\n{out_err}"
-        ))),
     }
+    Err(Error::Validation(format!(
+        "the output module fails spirv-val --target-env {target_env}, and the input does not fail that way:\n{out_err}"
+    )))
 }
 
 #[cfg(test)]

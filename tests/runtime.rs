@@ -105,3 +105,66 @@ fn fixtures_run_like_dpcpp() {
     assert!(n >= 3, "expected at least 3 fixtures, ran {n}");
     let _ = std::fs::remove_dir_all(&tmp);
 }
+
+/// The clang-15 + llvm-spirv-15 cases (`testdata/clang-*`, built by scripts/gen-clang-testdata.sh):
+/// in every mode, the kernels compute the values derived by hand from `source.cl` (`expect` in
+/// `run.json`), with defaults and with overrides.
+#[test]
+fn clang_cases_compute_expected_values() {
+    let tmp = std::env::temp_dir().join(format!("spec-link-clang-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let pattern = common::repo().join("testdata/clang-*/run.json");
+    let mut checked = 0;
+    for run_json in glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap) {
+        let dir = run_json.parent().unwrap();
+        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let spec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+        let input = std::fs::read(dir.join("input.spv")).unwrap();
+        let modes = [
+            ("native", SpecConstMode::Native, EmulationLayout::Aligned),
+            ("emulation", SpecConstMode::Emulation, EmulationLayout::Aligned),
+            ("packed", SpecConstMode::Emulation, EmulationLayout::Packed),
+            ("defaults", SpecConstMode::DefaultValues, EmulationLayout::Aligned),
+        ];
+        for (tag, mode, layout) in modes {
+            let out = process(
+                &[Input { name: name.clone(), bytes: input.clone() }],
+                &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
+            )
+            .unwrap_or_else(|e| panic!("{name} {tag}: {e}"));
+            let spv = tmp.join(format!("{name}.{tag}.spv"));
+            let prop = tmp.join(format!("{name}.{tag}.prop"));
+            let json = tmp.join(format!("{name}.{tag}.json"));
+            std::fs::write(&spv, &out.module).unwrap();
+            std::fs::write(&prop, &out.prop).unwrap();
+            std::fs::write(&json, &out.json).unwrap();
+            for image in spec["images"].as_array().unwrap() {
+                let n = image["image"].as_u64().unwrap().to_string();
+                let args: Vec<&str> = match mode {
+                    SpecConstMode::Native => vec!["--image", &n],
+                    SpecConstMode::Emulation => vec!["--image", &n, "--emulation-json", json.to_str().unwrap()],
+                    SpecConstMode::DefaultValues => vec!["--image", &n, "--no-spec"],
+                };
+                let prop_arg = (mode == SpecConstMode::Native).then_some(prop.as_path());
+                let run = ocl_run(&spv, prop_arg, &run_json, &args);
+                assert!(run.status.success(), "{name} {tag} image {n}:\n{}", String::from_utf8_lossy(&run.stderr));
+                let got: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+                let expect = image["expect"].as_array().unwrap();
+                for (k, result) in got["results"].as_array().unwrap().iter().enumerate() {
+                    for (b, want) in expect[k].as_array().unwrap().iter().enumerate() {
+                        let have = result["buffers"][b].as_str().unwrap();
+                        let want = want.as_str().unwrap();
+                        assert!(
+                            have.starts_with(want),
+                            "{name} {tag} image {n} override {k} buffer {b}:\n  expected {want}\n  got      {}",
+                            &have[..want.len().min(have.len())]
+                        );
+                    }
+                }
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 16, "only {checked} clang-case runs");
+    let _ = std::fs::remove_dir_all(&tmp);
+}

@@ -107,7 +107,12 @@ impl Module {
         Self::from_words(words, big_endian)
     }
 
-    fn from_words(words: Vec<u32>, big_endian: bool) -> Result<Module> {
+    /// A module from host-order words (e.g. a linker's output), written back in the given byte
+    /// order. Checks the same as [`Module::from_bytes`].
+    pub fn from_words(words: Vec<u32>, big_endian: bool) -> Result<Module> {
+        if words.len() < HEADER_WORDS || words[0] != MAGIC {
+            return Err(Error::Binary("not a SPIR-V module".into()));
+        }
         let bound = words[3];
         if words[4] != 0 {
             return Err(Error::Binary(format!(

@@ -1,6 +1,7 @@
 //! spec-link's JSON sidecar, format `spec-link-sidecar/1` (documented in the README).
 
 use super::{prop, PropertySet, PropertyValue};
+use crate::link::LinkReport;
 use crate::lower::emulation::KernelBuffer;
 use crate::specmap::SpecMap;
 use serde::ser::{Serialize, SerializeMap, Serializer};
@@ -30,7 +31,18 @@ struct Sidecar<'a> {
     default_values: String,
     #[serde(skip_serializing_if = "Option::is_none")]
     kernels: Option<Vec<Kernel>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    unresolved_imports: Option<Vec<String>>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    renumbered_spec_ids: Option<Vec<Renumbered>>,
     property_sets: Ordered<Ordered<Value>>,
+}
+
+#[derive(serde::Serialize)]
+struct Renumbered {
+    input: String,
+    from: u32,
+    to: u32,
 }
 
 #[derive(serde::Serialize)]
@@ -73,12 +85,24 @@ pub fn hex(bytes: &[u8]) -> String {
 /// Serialises the sidecar (pretty-printed, trailing newline). Property byte arrays are given as
 /// the hex of their raw bytes, bit-count prefix included, exactly as the runtime receives them.
 /// `kernels` is given in emulation mode (it adds `buffer_size`, `buffer_offset`s and `kernels`).
-pub fn write(map: &SpecMap, mode: &str, sets: &[PropertySet], kernels: Option<&[KernelBuffer]>) -> Vec<u8> {
+/// `link` is given when several inputs were linked (it adds `unresolved_imports` and
+/// `renumbered_spec_ids`).
+pub fn write(
+    map: &SpecMap,
+    mode: &str,
+    sets: &[PropertySet],
+    kernels: Option<&[KernelBuffer]>,
+    link: Option<&LinkReport>,
+) -> Vec<u8> {
     let emulation = kernels.is_some();
     let sidecar = Sidecar {
         format: FORMAT,
         mode,
         buffer_size: emulation.then_some(map.blob_size),
+        unresolved_imports: link.map(|l| l.unresolved.clone()),
+        renumbered_spec_ids: link.map(|l| {
+            l.renumbered.iter().map(|r| Renumbered { input: r.input.clone(), from: r.from, to: r.to }).collect()
+        }),
         kernels: kernels.map(|ks| {
             ks.iter().map(|k| Kernel { name: k.name.clone(), spec_constants_buffer_arg: k.arg }).collect()
         }),

@@ -1,0 +1,83 @@
+#!/usr/bin/env bash
+# Regenerates testdata/clang-<case>/input.spv from testdata/clang-<case>/source.cl with Debian's
+# clang-15 and llvm-spirv-15 (no SYCL compiler involved; see ../shared/docs/toolchain.md,
+# "Making SYCL-like input SPIR-V without a SYCL compiler").
+#
+#   scripts/gen-clang-testdata.sh [--check] [CASE...]     CASE = clang-scalars, ... (default: all)
+#
+# Per case, a line of source.cl of the form
+#   // gen: -O1 --spirv-max-version=1.4
+# gives the flags: -O* goes to clang, everything else to llvm-spirv (default: -O1, no flag).
+# Pipeline (clang runs inside the case directory, so no absolute path can reach the output):
+#   clang-15 -cl-std=CL2.0 -target spir64 <-O> -emit-llvm -c source.cl -o TMP.bc
+#   llvm-spirv-15 <flags> TMP.bc -o input.spv
+# The output is deterministic; --check regenerates into a temporary file and fails (exit 1)
+# when a checked-in input.spv differs, without touching it. Exit 2: missing tool or bad usage.
+set -euo pipefail
+
+CLANG=clang-15
+LLVM_SPIRV=llvm-spirv-15
+PINNED_LLVM_MAJOR=15   # the checked-in outputs were made with Debian 12's 15.0.6 of both
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+check=0
+cases=()
+for a in "$@"; do
+  case "$a" in
+    --check) check=1 ;;
+    -h|--help) sed -n '2,15p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "error: unknown option $a" >&2; exit 2 ;;
+    *) cases+=("${a%/}") ;;
+  esac
+done
+
+for tool in "$CLANG" "$LLVM_SPIRV"; do
+  command -v "$tool" >/dev/null || { echo "error: $tool not found (apt-get install -y clang-15 llvm-spirv-15; scripts/setup.sh)" >&2; exit 2; }
+done
+ver="$("$CLANG" --version | sed -n 's/.*clang version \([0-9]*\)\..*/\1/p' | head -1)"
+sver="$("$LLVM_SPIRV" --version | sed -n 's/.*LLVM version \([0-9]*\)\..*/\1/p' | head -1)"
+if [ "$ver" != "$PINNED_LLVM_MAJOR" ] || [ "$sver" != "$PINNED_LLVM_MAJOR" ]; then
+  echo "error: $CLANG / $LLVM_SPIRV report major versions '$ver' / '$sver', expected $PINNED_LLVM_MAJOR" >&2; exit 2
+fi
+
+if [ ${#cases[@]} -eq 0 ]; then
+  for d in "$repo"/testdata/clang-*/; do
+    [ -f "$d/source.cl" ] && cases+=("$(basename "$d")")
+  done
+fi
+[ ${#cases[@]} -gt 0 ] || { echo "error: no testdata/clang-*/source.cl found" >&2; exit 2; }
+
+tmp="$(mktemp -d)"
+trap 'rm -rf "$tmp"' EXIT
+status=0
+for c in "${cases[@]}"; do
+  c="$(basename "$c")"
+  dir="$repo/testdata/$c"
+  [ -f "$dir/source.cl" ] || { echo "error: $dir/source.cl not found" >&2; exit 2; }
+  opt=-O1
+  spirv_flags=()
+  gen_line="$(sed -n 's|^// gen:||p' "$dir/source.cl" | head -1)"
+  for f in $gen_line; do
+    case "$f" in
+      -O*) opt="$f" ;;
+      *) spirv_flags+=("$f") ;;
+    esac
+  done
+  out="$tmp/$c.spv"
+  ( cd "$dir" &&
+    "$CLANG" -cl-std=CL2.0 -target spir64 "$opt" -emit-llvm -c source.cl -o "$tmp/$c.bc" &&
+    "$LLVM_SPIRV" "${spirv_flags[@]}" "$tmp/$c.bc" -o "$out" ) ||
+    { echo "error: $c: compilation failed" >&2; exit 1; }
+  if [ "$check" = 1 ]; then
+    if cmp -s "$out" "$dir/input.spv"; then
+      echo "$c: up to date"
+    else
+      echo "$c: input.spv differs from what source.cl produces (run scripts/gen-clang-testdata.sh $c)" >&2
+      status=1
+    fi
+  else
+    cp "$out" "$dir/input.spv"
+    echo "$c: wrote testdata/$c/input.spv ($opt ${spirv_flags[*]})"
+  fi
+done
+exit $status

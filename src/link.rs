@@ -1,0 +1,703 @@
+//! Link several modules into one, as `spirv-link` does, before lowering.
+//!
+//! Algorithm (spirv-link's order of steps):
+//! 1. give each module a disjoint id range (error when the 32-bit bound overflows) and shift
+//!    every id, including those inside extended instructions (decoded with their set's grammar);
+//! 2. merge capabilities, extensions and extended-instruction imports; the addressing and memory
+//!    models must agree; the highest SPIR-V version wins;
+//! 3. deduplicate types and constants (structs only when their decorations agree);
+//! 4. resolve each `Import` to the one `Export` of the same name and type and replace its uses;
+//!    `LinkOnceODR` duplicates are merged; marker imports are left for lowering; with
+//!    `allow_partial` other unresolved imports are kept; without `create_library` the resolved
+//!    exports lose their linkage;
+//! 5. check that no SpecId is used by two inputs (or renumber the later input's);
+//! 6. when the version crosses 1.4, rewrite entry-point interfaces to list every global variable
+//!    the entry point uses;
+//! 7. write the sections in SPIR-V's logical order, function declarations before definitions.
+//!
+//! All id replacements are collected in one map and applied once. Errors of a kind are gathered
+//! and reported together, naming the symbols and the files.
+//!
+//! Preconditions: every input is a [`Module`] with its [`Index`]. Postcondition: the returned
+//! words are one module whose ids are below its bound.
+
+use crate::error::{Error, Result};
+use crate::markers::is_marker_name;
+use crate::module::index::Index;
+use crate::module::{inst, Module, MAGIC};
+use crate::specmap::ITT_SPEC_ID;
+use spirv::{Decoration, Op, StorageClass};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+
+/// Linking options.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct LinkOptions {
+    /// Keep unresolved imports (other than markers) instead of failing.
+    pub allow_partial: bool,
+    /// Keep exports (the result is a library).
+    pub create_library: bool,
+    /// Give the later input's colliding SpecIds fresh numbers instead of failing.
+    pub renumber_spec_ids: bool,
+}
+
+/// A SpecId that was renumbered.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Renumbered {
+    pub input: String,
+    pub from: u32,
+    pub to: u32,
+}
+
+/// What linking did besides producing the module.
+#[derive(Clone, Debug, Default)]
+pub struct LinkReport {
+    /// Imports kept unresolved (`allow_partial`), by name.
+    pub unresolved: Vec<String>,
+    pub renumbered: Vec<Renumbered>,
+    pub notes: Vec<String>,
+}
+
+/// One input to link.
+pub struct LinkInput<'a> {
+    pub name: &'a str,
+    pub module: &'a Module,
+    pub index: &'a Index,
+}
+
+/// An instruction of some input, ids already shifted into the output's range.
+#[derive(Clone)]
+struct Inst {
+    words: Vec<u32>,
+    /// Positions of the ids it uses (rewritten by replacements).
+    uses: Vec<usize>,
+    result: Option<u32>,
+    result_pos: Option<usize>,
+    input: usize,
+}
+
+/// Sections of the logical layout, in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+enum Section {
+    Capability,
+    Extension,
+    ExtInstImport,
+    MemoryModel,
+    EntryPoint,
+    ExecutionMode,
+    DebugSource,
+    DebugName,
+    DebugModuleProcessed,
+    Annotation,
+    Global,
+    Function,
+}
+
+fn section_of(op: u32, in_functions: bool) -> Section {
+    if in_functions {
+        return Section::Function;
+    }
+    match Op::from_u32(op) {
+        Some(Op::Capability) => Section::Capability,
+        Some(Op::Extension) => Section::Extension,
+        Some(Op::ExtInstImport) => Section::ExtInstImport,
+        Some(Op::MemoryModel) => Section::MemoryModel,
+        Some(Op::EntryPoint) => Section::EntryPoint,
+        Some(Op::ExecutionMode | Op::ExecutionModeId) => Section::ExecutionMode,
+        Some(Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued) => Section::DebugSource,
+        Some(Op::Name | Op::MemberName) => Section::DebugName,
+        Some(Op::ModuleProcessed) => Section::DebugModuleProcessed,
+        Some(
+            Op::Decorate
+            | Op::MemberDecorate
+            | Op::DecorationGroup
+            | Op::GroupDecorate
+            | Op::GroupMemberDecorate
+            | Op::DecorateId
+            | Op::DecorateString
+            | Op::MemberDecorateString,
+        ) => Section::Annotation,
+        _ => Section::Global,
+    }
+}
+
+fn is_dedupable_global(op: u32) -> bool {
+    (Op::TypeVoid as u32..=Op::TypePipe as u32).contains(&op) && op != Op::TypeForwardPointer as u32
+        || [Op::Constant, Op::ConstantTrue, Op::ConstantFalse, Op::ConstantNull, Op::ConstantComposite]
+            .iter()
+            .any(|&o| o as u32 == op)
+}
+
+/// Follows replacement chains to the final id.
+fn resolve(map: &HashMap<u32, u32>, mut id: u32) -> u32 {
+    for _ in 0..64 {
+        match map.get(&id) {
+            Some(&n) if n != id => id = n,
+            _ => break,
+        }
+    }
+    id
+}
+
+/// Links the inputs (see the module docs); returns the module's words.
+pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
+    let mut report = LinkReport::default();
+    // 1. Id ranges.
+    let mut bases = Vec::with_capacity(inputs.len());
+    let mut total: u64 = 1;
+    for input in inputs {
+        bases.push((total - 1) as u32);
+        total += input.module.bound().max(1) as u64 - 1;
+        if total > u32::MAX as u64 {
+            return Err(Error::Link(vec![format!(
+                "the linked module needs more than {} ids (id bound overflow at {})",
+                u32::MAX,
+                input.name
+            )]));
+        }
+    }
+    let bound = total as u32;
+
+    // Shift every instruction into the output's id range.
+    let mut insts: Vec<Inst> = Vec::new();
+    let mut sections: Vec<Section> = Vec::new();
+    let mut errors = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
+        let base = bases[k];
+        let first_function = input.index.globals_end;
+        for i in 0..input.module.len() {
+            let Some(w) = input.module.inst(i) else { continue };
+            let op = w[0] & 0xffff;
+            let Some(uses) = input.index.id_use_positions(input.module, w) else {
+                errors.push(format!(
+                    "{}: cannot link {} at word {}: its operands cannot be decoded (unknown opcode or extended instruction set)",
+                    input.name,
+                    inst::op_name(op),
+                    input.module.offset_of(i)
+                ));
+                continue;
+            };
+            let mut words = w.to_vec();
+            let result_pos = inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }));
+            for &p in uses.iter().chain(result_pos.iter()) {
+                words[p] += base;
+            }
+            let result = result_pos.map(|p| words[p]);
+            sections.push(section_of(op, i >= first_function));
+            insts.push(Inst { words, uses, result, result_pos, input: k });
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Link(errors));
+    }
+
+    // 2. Header-level merges.
+    let version = inputs.iter().map(|i| i.module.version()).max().unwrap_or((1, 0));
+    let crosses_1_4 = version >= (1, 4) && inputs.iter().any(|i| i.module.version() < (1, 4));
+    let mut replace: HashMap<u32, u32> = HashMap::new();
+    let mut drop: HashSet<usize> = HashSet::new();
+    let mut seen_caps = HashSet::new();
+    let mut seen_exts: HashMap<Vec<u32>, ()> = HashMap::new();
+    let mut seen_imports: HashMap<Vec<u32>, u32> = HashMap::new();
+    let mut memory_model: Option<(Vec<u32>, usize)> = None;
+    let mut model_errors = Vec::new();
+    for (n, inst) in insts.iter().enumerate() {
+        let w = &inst.words;
+        match sections[n] {
+            Section::Capability => {
+                if !seen_caps.insert(w.get(1).copied()) {
+                    drop.insert(n);
+                }
+            }
+            Section::Extension => {
+                if seen_exts.insert(w[1..].to_vec(), ()).is_some() {
+                    drop.insert(n);
+                }
+            }
+            Section::ExtInstImport => {
+                if let Some(&first) = seen_imports.get(&w[2..].to_vec()) {
+                    replace.insert(w[1], first);
+                    drop.insert(n);
+                } else {
+                    seen_imports.insert(w[2..].to_vec(), w[1]);
+                }
+            }
+            Section::MemoryModel => match &memory_model {
+                None => memory_model = Some((w.clone(), inst.input)),
+                Some((m, k)) => {
+                    if m != w {
+                        model_errors.push(format!(
+                            "addressing or memory model mismatch: {} uses {}, {} uses {}",
+                            inputs[*k].name,
+                            model_name(m),
+                            inputs[inst.input].name,
+                            model_name(w)
+                        ));
+                    }
+                    drop.insert(n);
+                }
+            },
+            _ => {}
+        }
+    }
+    if !model_errors.is_empty() {
+        return Err(Error::Link(model_errors));
+    }
+
+    // Decorations per id (target masked), to tell apart types that only differ in decorations.
+    let mut decorations_of: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
+    for (n, inst) in insts.iter().enumerate() {
+        if sections[n] == Section::Annotation && inst.words.len() > 1 {
+            let mut d = inst.words.clone();
+            let target = d[1];
+            d[1] = 0;
+            decorations_of.entry(target).or_default().push(d);
+        }
+    }
+    for d in decorations_of.values_mut() {
+        d.sort();
+    }
+
+    // 3. Deduplicate types and constants, in order (operands already replaced).
+    let mut canon: HashMap<(Vec<u32>, Vec<Vec<u32>>), u32> = HashMap::new();
+    for n in 0..insts.len() {
+        if sections[n] != Section::Global || !is_dedupable_global(insts[n].words[0] & 0xffff) {
+            continue;
+        }
+        let inst = &mut insts[n];
+        for &p in &inst.uses {
+            inst.words[p] = resolve(&replace, inst.words[p]);
+        }
+        let Some(id) = inst.result else { continue };
+        let mut key = inst.words.clone();
+        if let Some(rpos) = inst.result_pos {
+            key[rpos] = 0;
+        }
+        let decos = decorations_of.get(&id).cloned().unwrap_or_default();
+        match canon.get(&(key.clone(), decos.clone())) {
+            Some(&first) => {
+                replace.insert(id, first);
+                drop.insert(n);
+            }
+            None => {
+                canon.insert((key, decos), id);
+            }
+        }
+    }
+
+    // 4. Imports and exports.
+    let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
+    for (n, inst) in insts.iter().enumerate() {
+        let w = &inst.words;
+        if sections[n] == Section::Annotation
+            && w[0] & 0xffff == Op::Decorate as u32
+            && w.len() > 3
+            && w[2] == Decoration::LinkageAttributes as u32
+        {
+            if let Some((name, len)) = inst::read_string(&w[3..]) {
+                let kind = w.get(3 + len).copied().unwrap_or(0);
+                symbols.entry(name).or_default().push(Sym { id: w[1], input: inst.input, kind, decoration: n });
+            }
+        }
+    }
+    let def_of: HashMap<u32, usize> = insts.iter().enumerate().filter_map(|(n, i)| i.result.map(|r| (r, n))).collect();
+    let type_of = |id: u32, replace: &HashMap<u32, u32>| -> Option<u32> {
+        let n = *def_of.get(&id)?;
+        let w = &insts[n].words;
+        let op = w[0] & 0xffff;
+        let ty = if op == Op::Function as u32 { *w.get(4)? } else { *w.get(1)? };
+        Some(resolve(replace, ty))
+    };
+    let mut removed_symbols: HashSet<u32> = HashSet::new();
+    let mut link_errors = Vec::new();
+    for (name, syms) in &symbols {
+        let shown = String::from_utf8_lossy(name);
+        let exports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 0).collect();
+        let odr: Vec<&Sym> = syms.iter().filter(|s| s.kind == 2).collect();
+        let imports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 1).collect();
+        if exports.len() > 1 {
+            let files: Vec<&str> = exports.iter().map(|s| inputs[s.input].name).collect();
+            link_errors.push(format!("symbol \"{shown}\" is exported by {}", files.join(" and ")));
+            continue;
+        }
+        // The definition imports resolve to: the Export, else the first LinkOnceODR.
+        let definition = exports.first().copied().or(odr.first().copied());
+        for dup in odr.iter().filter(|s| Some(s.id) != definition.map(|d| d.id)) {
+            replace.insert(dup.id, definition.map_or(dup.id, |d| d.id));
+            removed_symbols.insert(dup.id);
+            drop.insert(dup.decoration);
+        }
+        let Some(def) = definition else {
+            if is_marker_name(name) || imports.is_empty() {
+                // Marker imports are consumed by lowering; merge repeated declarations.
+                merge_same_type_imports(&imports, &type_of, &mut replace, &mut removed_symbols, &mut drop);
+                continue;
+            }
+            if options.allow_partial {
+                merge_same_type_imports(&imports, &type_of, &mut replace, &mut removed_symbols, &mut drop);
+                report.unresolved.push(shown.into_owned());
+                continue;
+            }
+            let files: Vec<&str> = imports.iter().map(|s| inputs[s.input].name).collect();
+            link_errors.push(format!("unresolved symbol \"{shown}\" (imported by {})", files.join(", ")));
+            continue;
+        };
+        let def_ty = type_of(def.id, &replace);
+        for imp in &imports {
+            let imp_ty = type_of(imp.id, &replace);
+            if imp_ty != def_ty {
+                link_errors.push(format!(
+                    "type mismatch for \"{shown}\": imported by {} as {}, exported by {} as {}",
+                    inputs[imp.input].name,
+                    describe_type(&insts, &def_of, &replace, imp_ty),
+                    inputs[def.input].name,
+                    describe_type(&insts, &def_of, &replace, def_ty)
+                ));
+                continue;
+            }
+            replace.insert(imp.id, def.id);
+            removed_symbols.insert(imp.id);
+            drop.insert(imp.decoration);
+        }
+        if !options.create_library && !imports.is_empty() {
+            drop.insert(def.decoration);
+        }
+    }
+    if !link_errors.is_empty() {
+        return Err(Error::Link(link_errors));
+    }
+    if !options.create_library {
+        // Exports nobody imports lose their linkage too (spirv-link's behaviour).
+        for syms in symbols.values() {
+            for s in syms.iter().filter(|s| s.kind != 1 && !removed_symbols.contains(&s.id)) {
+                drop.insert(s.decoration);
+            }
+        }
+    }
+    // Remove the resolved imports' and merged duplicates' definitions (whole functions).
+    let mut n = 0;
+    while n < insts.len() {
+        let w = &insts[n].words;
+        let op = w[0] & 0xffff;
+        if let Some(r) = insts[n].result {
+            if removed_symbols.contains(&r) {
+                if op == Op::Function as u32 {
+                    while n < insts.len() {
+                        let end = insts[n].words[0] & 0xffff == Op::FunctionEnd as u32;
+                        if let Some(p) = insts[n].result {
+                            removed_symbols.insert(p);
+                        }
+                        drop.insert(n);
+                        n += 1;
+                        if end {
+                            break;
+                        }
+                    }
+                    continue;
+                }
+                drop.insert(n);
+            }
+        }
+        n += 1;
+    }
+
+    // 5. SpecIds used by more than one input.
+    let mut spec_users: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new(); // SpecId → (input, inst)
+    for (n, inst) in insts.iter().enumerate() {
+        let w = &inst.words;
+        if sections[n] == Section::Annotation
+            && w[0] & 0xffff == Op::Decorate as u32
+            && w.len() > 3
+            && w[2] == Decoration::SpecId as u32
+            && !drop.contains(&n)
+        {
+            spec_users.entry(w[3]).or_default().push((inst.input, n));
+        }
+    }
+    let mut used: BTreeSet<u32> = spec_users.keys().copied().collect();
+    let mut collisions = Vec::new();
+    for (&id, users) in &spec_users {
+        let first_input = users[0].0;
+        let later: Vec<&(usize, usize)> = users.iter().filter(|(k, _)| *k != first_input).collect();
+        if later.is_empty() {
+            continue;
+        }
+        if !options.renumber_spec_ids {
+            let mut files: Vec<&str> = users.iter().map(|(k, _)| inputs[*k].name).collect();
+            files.dedup();
+            collisions.push(format!("SpecId {id} is used by {}", files.join(" and ")));
+            continue;
+        }
+        // Each later input gets one fresh id for this SpecId (its own constants keep sharing it).
+        let mut fresh_of: BTreeMap<usize, u32> = BTreeMap::new();
+        for &&(k, n) in &later {
+            let to = match fresh_of.get(&k) {
+                Some(&t) => t,
+                None => {
+                    let mut t = used.iter().next_back().map_or(0, |m| m + 1);
+                    if t == ITT_SPEC_ID {
+                        t += 1;
+                    }
+                    used.insert(t);
+                    fresh_of.insert(k, t);
+                    report.renumbered.push(Renumbered { input: inputs[k].name.to_string(), from: id, to: t });
+                    t
+                }
+            };
+            insts[n].words[3] = to;
+        }
+    }
+    if !collisions.is_empty() {
+        return Err(Error::Link(vec![format!(
+            "{} (pass --renumber-spec-ids to renumber the later inputs' SpecIds)",
+            collisions.join("; ")
+        )]));
+    }
+
+    // Apply the replacements once, everywhere.
+    for inst in insts.iter_mut() {
+        for &p in &inst.uses {
+            inst.words[p] = resolve(&replace, inst.words[p]);
+        }
+    }
+    let replaced: HashSet<u32> = replace.keys().copied().collect();
+    // Names and decorations of ids that no longer exist go; identical ones collapse.
+    let mut seen_annotations: HashSet<Vec<u32>> = HashSet::new();
+    let mut named: HashSet<u32> = HashSet::new();
+    for (n, inst) in insts.iter().enumerate() {
+        if drop.contains(&n) {
+            continue;
+        }
+        match sections[n] {
+            Section::DebugName | Section::Annotation => {
+                let target = inst.words.get(1).copied().unwrap_or(0);
+                let original_target_gone = replaced.contains(&target) || removed_symbols.contains(&target);
+                let dup = if sections[n] == Section::DebugName && inst.words[0] & 0xffff == Op::Name as u32 {
+                    !named.insert(target)
+                } else {
+                    !seen_annotations.insert(inst.words.clone())
+                };
+                if original_target_gone || dup {
+                    drop.insert(n);
+                }
+            }
+            Section::EntryPoint => {}
+            _ => {}
+        }
+    }
+
+    // 6. Entry-point interfaces under the 1.4 rules.
+    if crosses_1_4 {
+        rewrite_interfaces(&mut insts, &sections, &drop);
+        report.notes.push(format!(
+            "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
+            version.0, version.1
+        ));
+    }
+
+    // 7. Assemble: sections in order, function declarations before definitions.
+    let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, 0, bound, 0];
+    let mut order: Vec<usize> = (0..insts.len()).filter(|n| !drop.contains(n)).collect();
+    let is_decl = function_is_declaration(&insts, &sections);
+    order.sort_by_key(|&n| {
+        let s = sections[n];
+        let decl_rank = if s == Section::Function { if is_decl[n] { 0 } else { 1 } } else { 0 };
+        (s, decl_rank)
+    });
+    for n in order {
+        out.extend_from_slice(&insts[n].words);
+    }
+    Ok((out, report))
+}
+
+/// A linkage decoration: the symbol's id, its input, its kind (0 Export, 1 Import, 2
+/// LinkOnceODR) and the decoration instruction.
+struct Sym {
+    id: u32,
+    input: usize,
+    kind: u32,
+    decoration: usize,
+}
+
+/// Repeated imports of one name with one type become one declaration.
+fn merge_same_type_imports(
+    imports: &[&Sym],
+    type_of: &dyn Fn(u32, &HashMap<u32, u32>) -> Option<u32>,
+    replace: &mut HashMap<u32, u32>,
+    removed: &mut HashSet<u32>,
+    drop: &mut HashSet<usize>,
+) {
+    let Some(first) = imports.first() else { return };
+    let first_ty = type_of(first.id, replace);
+    for imp in &imports[1..] {
+        if type_of(imp.id, replace) == first_ty {
+            replace.insert(imp.id, first.id);
+            removed.insert(imp.id);
+            drop.insert(imp.decoration);
+        }
+    }
+}
+
+fn model_name(w: &[u32]) -> String {
+    let a = match w.get(1) {
+        Some(0) => "Logical",
+        Some(1) => "Physical32",
+        Some(2) => "Physical64",
+        Some(5348) => "PhysicalStorageBuffer64",
+        _ => "?",
+    };
+    let m = match w.get(2) {
+        Some(0) => "Simple",
+        Some(1) => "GLSL450",
+        Some(2) => "OpenCL",
+        Some(3) => "Vulkan",
+        _ => "?",
+    };
+    format!("{a} {m}")
+}
+
+/// A readable spelling of a type of the linked module, for messages.
+fn describe_type(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, ty: Option<u32>) -> String {
+    fn go(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, id: u32, depth: usize) -> String {
+        let id = resolve(replace, id);
+        if depth > 8 {
+            return "…".into();
+        }
+        let Some(&n) = def_of.get(&id) else { return format!("%{id}") };
+        let w = &insts[n].words;
+        let sub = |k: usize| w.get(k).map_or("?".to_string(), |&t| go(insts, def_of, replace, t, depth + 1));
+        match Op::from_u32(w[0] & 0xffff) {
+            Some(Op::TypeVoid) => "void".into(),
+            Some(Op::TypeBool) => "bool".into(),
+            Some(Op::TypeInt) => format!("i{}", w.get(2).copied().unwrap_or(0)),
+            Some(Op::TypeFloat) => format!("f{}", w.get(2).copied().unwrap_or(0)),
+            Some(Op::TypeVector) => format!("<{} x {}>", w.get(3).copied().unwrap_or(0), sub(2)),
+            Some(Op::TypeArray) => format!("[{}]", sub(2)),
+            Some(Op::TypeStruct) => {
+                let m: Vec<String> = (2..w.len()).map(sub).collect();
+                format!("{{ {} }}", m.join(", "))
+            }
+            Some(Op::TypePointer) => format!("{}* ({})", sub(3), storage_name(w.get(2).copied().unwrap_or(u32::MAX))),
+            Some(Op::TypeFunction) => {
+                let p: Vec<String> = (3..w.len()).map(sub).collect();
+                format!("{} ({})", sub(2), p.join(", "))
+            }
+            _ => format!("%{id}"),
+        }
+    }
+    match ty {
+        Some(t) => go(insts, def_of, replace, t, 0),
+        None => "an unknown type".into(),
+    }
+}
+
+fn storage_name(sc: u32) -> &'static str {
+    match sc {
+        0 => "UniformConstant",
+        4 => "Workgroup",
+        5 => "CrossWorkgroup",
+        7 => "Function",
+        8 => "Generic",
+        _ => "other storage",
+    }
+}
+
+/// Marks the instructions of functions that have no body.
+fn function_is_declaration(insts: &[Inst], sections: &[Section]) -> Vec<bool> {
+    let mut out = vec![false; insts.len()];
+    let mut start = None;
+    let mut has_body = false;
+    for (n, inst) in insts.iter().enumerate() {
+        if sections[n] != Section::Function {
+            continue;
+        }
+        let op = inst.words[0] & 0xffff;
+        if op == Op::Function as u32 {
+            start = Some(n);
+            has_body = false;
+        } else if op == Op::Label as u32 {
+            has_body = true;
+        } else if op == Op::FunctionEnd as u32 {
+            if let Some(s) = start.take() {
+                if !has_body {
+                    for flag in &mut out[s..=n] {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Under SPIR-V 1.4, an entry point's interface lists every global variable (other than
+/// `Function` storage) that its call tree uses.
+fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &HashSet<usize>) {
+    let globals: HashSet<u32> = insts
+        .iter()
+        .enumerate()
+        .filter(|(n, i)| {
+            sections[*n] == Section::Global
+                && !drop.contains(n)
+                && i.words[0] & 0xffff == Op::Variable as u32
+                && i.words.get(3) != Some(&(StorageClass::Function as u32))
+        })
+        .filter_map(|(_, i)| i.result)
+        .collect();
+    // Per function: globals used and functions called.
+    let mut uses: HashMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = HashMap::new();
+    let mut current = None;
+    for (n, inst) in insts.iter().enumerate() {
+        if sections[n] != Section::Function || drop.contains(&n) {
+            continue;
+        }
+        let op = inst.words[0] & 0xffff;
+        if op == Op::Function as u32 {
+            current = inst.result;
+        }
+        let Some(f) = current else { continue };
+        let entry = uses.entry(f).or_default();
+        for &p in &inst.uses {
+            let id = inst.words[p];
+            if globals.contains(&id) {
+                entry.0.insert(id);
+            }
+        }
+        if op == Op::FunctionCall as u32 {
+            if let Some(&callee) = inst.words.get(3) {
+                entry.1.insert(callee);
+            }
+        }
+    }
+    for (n, inst) in insts.iter_mut().enumerate() {
+        if sections[n] != Section::EntryPoint || drop.contains(&n) {
+            continue;
+        }
+        let w = &inst.words;
+        let Some((_, len)) = w.get(3..).and_then(inst::read_string) else { continue };
+        let head_len = 3 + len;
+        let mut seen = HashSet::new();
+        let mut stack = vec![w[2]];
+        let mut vars: BTreeSet<u32> = BTreeSet::new();
+        while let Some(f) = stack.pop() {
+            if !seen.insert(f) {
+                continue;
+            }
+            if let Some((g, calls)) = uses.get(&f) {
+                vars.extend(g.iter().copied());
+                stack.extend(calls.iter().copied());
+            }
+        }
+        let mut new: Vec<u32> = w[..head_len].to_vec();
+        let mut listed: Vec<u32> = w[head_len..].to_vec();
+        for v in vars {
+            if !listed.contains(&v) {
+                listed.push(v);
+            }
+        }
+        let first_use = new.len();
+        new.extend(listed);
+        new[0] = inst::head(Op::EntryPoint, new.len());
+        inst.uses = std::iter::once(2).chain(first_use..new.len()).collect();
+        inst.words = new;
+    }
+}
