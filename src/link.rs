@@ -485,6 +485,21 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         }
     }
 
+    // No linkage left (everything resolved, no library): the Linkage capability goes too.
+    let linkage_left = insts.iter().enumerate().any(|(n, i)| {
+        !drop.contains(&n)
+            && sections[n] == Section::Annotation
+            && i.words[0] & 0xffff == Op::Decorate as u32
+            && i.words.get(2) == Some(&(Decoration::LinkageAttributes as u32))
+    });
+    if !linkage_left {
+        for (n, i) in insts.iter().enumerate() {
+            if sections[n] == Section::Capability && i.words.get(1) == Some(&(spirv::Capability::Linkage as u32)) {
+                drop.insert(n);
+            }
+        }
+    }
+
     // 6. Entry-point interfaces under the 1.4 rules.
     if crosses_1_4 {
         rewrite_interfaces(&mut insts, &sections, &drop);
@@ -495,7 +510,8 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     }
 
     // 7. Assemble: sections in order, function declarations before definitions.
-    let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, 0, bound, 0];
+    let generator = inputs.first().map_or(0, |i| i.module.generator());
+    let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, generator, bound, 0];
     let mut order: Vec<usize> = (0..insts.len()).filter(|n| !drop.contains(n)).collect();
     let is_decl = function_is_declaration(&insts, &sections);
     order.sort_by_key(|&n| {

@@ -1,6 +1,8 @@
-//! Golden tests: every `testdata/<case>/input.spvasm` (or `input.spv`) is lowered and compared
-//! with `expected.spvasm`, `expected.prop` and `expected.json` beside it; every output must pass
-//! spirv-val. `UPDATE_GOLDEN=1 cargo test --test golden` rewrites the expected files.
+//! Golden tests: every `testdata/<case>/input.spvasm` (or `input.spv`, or several
+//! `inputs/*.spvasm` to link, in name order) is lowered and compared with `expected.spvasm`,
+//! `expected.prop` and `expected.json` beside it; every output must pass spirv-val. A case with
+//! `expected.err` must fail with that message instead. `UPDATE_GOLDEN=1 cargo test --test golden`
+//! rewrites the expected files.
 //! A case may hold `args` (options, one per line: `--spec-const=emulation`,
 //! `--emulation-layout=packed`).
 
@@ -17,6 +19,9 @@ fn options_for(case: &std::path::Path) -> Options {
                 "--spec-const=emulation" => o.mode = SpecConstMode::Emulation,
                 "--spec-const=default-values" => o.mode = SpecConstMode::DefaultValues,
                 "--emulation-layout=packed" => o.emulation_layout = EmulationLayout::Packed,
+                "--allow-partial" => o.link.allow_partial = true,
+                "--create-library" => o.link.create_library = true,
+                "--renumber-spec-ids" => o.link.renumber_spec_ids = true,
                 other => panic!("{}: unknown option {other}", case.display()),
             }
         }
@@ -26,21 +31,45 @@ fn options_for(case: &std::path::Path) -> Options {
 
 #[test]
 fn golden_cases() {
-    let pattern = common::repo().join("testdata/*/input.sp*");
+    let pattern = common::repo().join("testdata/*");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for entry in glob::glob(pattern.to_str().unwrap()).expect("glob") {
-        let input = entry.expect("glob entry");
-        let case = input.parent().unwrap().to_path_buf();
+    for case in glob::glob(pattern.to_str().unwrap()).expect("glob").map(Result::unwrap) {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let bytes = match input.extension().and_then(|e| e.to_str()) {
-            Some("spvasm") => common::assemble(&input),
-            Some("spv") => std::fs::read(&input).unwrap(),
-            _ => continue,
-        };
+        let mut inputs = Vec::new();
+        for file in ["input.spvasm", "input.spv"] {
+            let p = case.join(file);
+            if p.exists() {
+                let bytes = if file.ends_with("asm") { common::assemble(&p) } else { std::fs::read(&p).unwrap() };
+                inputs.push(Input { name: file.replace(".spvasm", ".spv"), bytes });
+            }
+        }
+        let many = case.join("inputs/*.spvasm");
+        let mut files: Vec<_> = glob::glob(many.to_str().unwrap()).unwrap().map(Result::unwrap).collect();
+        files.sort();
+        for p in files {
+            let file = p.file_name().unwrap().to_string_lossy().replace(".spvasm", ".spv");
+            inputs.push(Input { name: file, bytes: common::assemble(&p) });
+        }
+        if inputs.is_empty() {
+            continue;
+        }
         let options = options_for(&case);
         ran += 1;
-        let out = match process(&[Input { name: name.clone(), bytes }], &options) {
+        let err_file = case.join("expected.err");
+        let result = process(&inputs, &options);
+        if err_file.exists() {
+            match result {
+                Ok(_) => failures.push(format!("{name}: expected an error ({}), but spec-link succeeded", err_file.display())),
+                Err(e) => {
+                    if let Some(d) = common::golden(&err_file, &format!("{e}\n")) {
+                        failures.push(format!("{name}: {d}"));
+                    }
+                }
+            }
+            continue;
+        }
+        let out = match result {
             Ok(o) => o,
             Err(e) => {
                 failures.push(format!("{name}: spec-link failed: {e}"));

@@ -163,6 +163,11 @@ impl Module {
         (((v >> 16) & 0xff) as u8, ((v >> 8) & 0xff) as u8)
     }
 
+    /// The generator word of the header.
+    pub fn generator(&self) -> u32 {
+        self.words[2]
+    }
+
     /// The id bound (one more than the largest id).
     pub fn bound(&self) -> u32 {
         self.bound

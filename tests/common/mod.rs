@@ -33,9 +33,18 @@ pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait")
 }
 
-/// Assembles SPIR-V assembly (SPIR-V 1.4, as DPC++ emits).
+/// Assembles SPIR-V assembly: SPIR-V 1.4, as DPC++ emits, unless a `; target-env: <env>` line
+/// at the top of the file says otherwise.
 pub fn assemble(path: &Path) -> Vec<u8> {
-    let out = tool("spirv-as", &["--target-env", "spv1.4", path.to_str().unwrap(), "-o", "-"], None);
+    let text = std::fs::read_to_string(path).unwrap();
+    let env = text
+        .lines()
+        .take_while(|l| l.starts_with(';'))
+        .find_map(|l| l.strip_prefix("; target-env: "))
+        .unwrap_or("spv1.4")
+        .trim()
+        .to_string();
+    let out = tool("spirv-as", &["--target-env", &env, path.to_str().unwrap(), "-o", "-"], None);
     assert!(out.status.success(), "spirv-as {} failed:\n{}", path.display(), String::from_utf8_lossy(&out.stderr));
     out.stdout
 }
