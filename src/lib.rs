@@ -149,7 +149,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
     // assign
     let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
-    let mut notes = Vec::new();
+    let mut notes: Vec<String> = link_report.iter().flat_map(|r| r.notes.iter().cloned()).collect();
     let mut warnings = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
         notes.push(format!(

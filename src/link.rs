@@ -155,7 +155,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             )]));
         }
     }
-    let bound = total as u32;
+    let mut bound = total as u32;
 
     // Shift every instruction into the output's id range.
     let mut insts: Vec<Inst> = Vec::new();
@@ -309,6 +309,9 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     };
     let mut removed_symbols: HashSet<u32> = HashSet::new();
     let mut link_errors = Vec::new();
+    // Imported functions whose type differs from the export's only in pointee types:
+    // (import id, import function type, export function type).
+    let mut adapt: Vec<(u32, u32, u32)> = Vec::new();
     for (name, syms) in &symbols {
         let shown = String::from_utf8_lossy(name);
         let exports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 0).collect();
@@ -345,6 +348,22 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         for imp in &imports {
             let imp_ty = type_of(imp.id, &replace);
             if imp_ty != def_ty {
+                if let (Some(it), Some(dt)) = (imp_ty, def_ty) {
+                    if differ_only_in_pointees(&insts, &def_of, &replace, it, dt) {
+                        report.notes.push(format!(
+                            "\"{shown}\": imported by {} as {}, exported by {} as {}: the types differ only in pointer pointee types; calls are adapted with OpBitcast",
+                            inputs[imp.input].name,
+                            describe_type(&insts, &def_of, &replace, imp_ty),
+                            inputs[def.input].name,
+                            describe_type(&insts, &def_of, &replace, def_ty)
+                        ));
+                        adapt.push((imp.id, it, dt));
+                        replace.insert(imp.id, def.id);
+                        removed_symbols.insert(imp.id);
+                        drop.insert(imp.decoration);
+                        continue;
+                    }
+                }
                 link_errors.push(format!(
                     "type mismatch for \"{shown}\": imported by {} as {}, exported by {} as {}",
                     inputs[imp.input].name,
@@ -451,6 +470,51 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             "{} (pass --renumber-spec-ids to renumber the later inputs' SpecIds)",
             collisions.join("; ")
         )]));
+    }
+
+    // Calls to adapted imports: bitcast the arguments (and the result) whose pointer types differ.
+    for &(imp, imp_ty, def_ty) in &adapt {
+        let sig = |t: u32| -> Vec<u32> {
+            def_of.get(&t).map_or(Vec::new(), |&n| insts[n].words[2..].iter().map(|&x| resolve(&replace, x)).collect())
+        };
+        let (want, have) = (sig(def_ty), sig(imp_ty)); // [return, params…]
+        for n in 0..insts.len() {
+            let w = insts[n].words.clone();
+            if sections[n] != Section::Function || w[0] & 0xffff != Op::FunctionCall as u32 || w.get(3) != Some(&imp) {
+                continue;
+            }
+            let mut words = Vec::new();
+            let mut uses = Vec::new();
+            let mut call = w.clone();
+            for (k, arg) in w[4..].iter().enumerate() {
+                let (Some(&to), Some(&from)) = (want.get(k + 1), have.get(k + 1)) else { continue };
+                if to != from {
+                    let id = bound;
+                    bound = bound.checked_add(1).ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
+                    uses.extend([words.len() + 1, words.len() + 3]);
+                    words.extend(inst::build(Op::Bitcast, &[to, id, *arg]));
+                    call[4 + k] = id;
+                }
+            }
+            let ret_differs = want.first() != have.first();
+            let old_result = call[2];
+            if ret_differs {
+                call[1] = want[0];
+                call[2] = bound;
+                bound = bound.checked_add(1).ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
+            }
+            let at = words.len();
+            uses.push(at + 1);
+            uses.extend(at + 3..at + call.len());
+            words.extend_from_slice(&call);
+            if ret_differs {
+                let at = words.len();
+                uses.extend([at + 1, at + 3]);
+                words.extend(inst::build(Op::Bitcast, &[have[0], old_result, call[2]]));
+            }
+            insts[n].words = words;
+            insts[n].uses = uses;
+        }
     }
 
     // Apply the replacements once, everywhere.
@@ -569,6 +633,29 @@ fn model_name(w: &[u32]) -> String {
         _ => "?",
     };
     format!("{a} {m}")
+}
+
+/// Whether two function types differ only in the pointee types of pointers (same storage
+/// classes, same everything else).
+fn differ_only_in_pointees(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
+    let (Some(wa), Some(wb)) = (words(a), words(b)) else { return false };
+    let op = |w: &Vec<u32>| w[0] & 0xffff;
+    if op(wa) != Op::TypeFunction as u32 || op(wb) != Op::TypeFunction as u32 || wa.len() != wb.len() {
+        return false;
+    }
+    wa[2..].iter().zip(&wb[2..]).all(|(&x, &y)| {
+        let (x, y) = (resolve(replace, x), resolve(replace, y));
+        if x == y {
+            return true;
+        }
+        match (words(x), words(y)) {
+            (Some(px), Some(py)) => {
+                op(px) == Op::TypePointer as u32 && op(py) == Op::TypePointer as u32 && px.get(2) == py.get(2)
+            }
+            _ => false,
+        }
+    })
 }
 
 /// A readable spelling of a type of the linked module, for messages.
