@@ -129,6 +129,8 @@ pub struct Output {
     pub notes: Vec<String>,
     /// Warnings (printed as `warning: …` unless `--quiet`).
     pub warnings: Vec<String>,
+    /// Wall time of each step, in order (printed by `--verbose`).
+    pub timings: Vec<(&'static str, std::time::Duration)>,
 }
 
 /// Runs every step on the inputs (see the crate docs).
@@ -141,14 +143,25 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         (_, EmulationLayout::Aligned) => specmap::Numbering::EmulationAligned,
         (_, EmulationLayout::Packed) => specmap::Numbering::EmulationPacked,
     };
+    let mut timings = Vec::new();
+    let mut clock = std::time::Instant::now();
+    let mut lap = |name: &'static str, timings: &mut Vec<(&'static str, std::time::Duration)>| {
+        let now = std::time::Instant::now();
+        timings.push((name, now - clock));
+        clock = now;
+    };
     // load, and link when there are several inputs
     let (mut module, link_report, name) = load_and_link(inputs, &options.link)?;
+    lap("load", &mut timings);
     let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
     let index = Index::build(&module).map_err(wrap)?;
+    lap("index", &mut timings);
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
+    lap("find markers", &mut timings);
     // assign
     let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
+    lap("assign", &mut timings);
     let mut notes: Vec<String> = link_report.iter().flat_map(|r| r.notes.iter().cloned()).collect();
     let mut warnings = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
@@ -183,15 +196,17 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         ids.finish(&mut module);
         let callers: HashSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
         lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
+        lap("lower", &mut timings);
         // cleanup
         cleanup::cleanup(&mut module, &index, &markers).map_err(wrap)?;
+        lap("cleanup", &mut timings);
     }
     // write
-    let words = module.to_words(index.names_end, index.annotation_end, index.globals_end);
-    let bytes = module.words_to_bytes(&words);
+    let bytes = module.to_bytes(index.names_end, index.annotation_end, index.globals_end);
     let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
     let prop = sidecar::prop::write(&sets);
     let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref(), link_report.as_ref());
+    lap("write", &mut timings);
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
     let env = options
@@ -219,6 +234,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
             Some(env)
         }
     };
+    lap("validate", &mut timings);
     Ok(Output {
         module: bytes,
         prop,
@@ -230,6 +246,7 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
         validated_with,
         notes,
         warnings,
+        timings,
     })
 }
 

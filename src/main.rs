@@ -242,6 +242,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
         for c in &out.spec_map.constants {
             eprintln!("  \"{}\": {} ({} bytes), SpecIds {:?}", c.symbolic_id, c.type_name, c.size, c.spec_ids);
         }
+        let steps: Vec<String> =
+            out.timings.iter().map(|(n, d)| format!("{n} {:.3}s", d.as_secs_f64())).collect();
+        eprintln!("spec-link: time: {}", steps.join(", "));
         if let Some(env) = &out.validated_with {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");
         }

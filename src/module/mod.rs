@@ -14,13 +14,14 @@
 //! Only the instructions a pass reads or rewrites are decoded (see [`inst`]); unknown opcodes
 //! and vendor instructions are carried through untouched.
 
+pub mod idhash;
 pub mod ids;
 pub mod index;
 pub mod inst;
 pub mod intern;
 
 use crate::error::{Error, Result};
-use std::collections::HashMap;
+use idhash::IdMap;
 
 /// The SPIR-V magic number in host order.
 pub const MAGIC: u32 = 0x0723_0203;
@@ -53,7 +54,7 @@ pub struct Module {
     pub big_endian: bool,
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
-    edits: HashMap<usize, Edit>,
+    edits: IdMap<usize, Edit>,
     /// Instructions appended at the end of the debug-name section.
     appended_names: Vec<u32>,
     /// Instructions appended at the end of the annotation section.
@@ -150,7 +151,7 @@ impl Module {
             insts,
             big_endian,
             bound,
-            edits: HashMap::new(),
+            edits: IdMap::default(),
             appended_names: Vec::new(),
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
@@ -245,69 +246,62 @@ impl Module {
         &self.appended_globals
     }
 
-    /// Writes the edited module. `names_end`, `annotation_end` and `globals_end` are the
-    /// instruction indices before which appended names, annotations and globals are inserted
-    /// (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
-    pub fn to_words(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u32> {
-        let mut out = Vec::with_capacity(
-            self.words.len() + self.appended_annotations.len() + self.appended_globals.len(),
-        );
-        out.extend_from_slice(&self.words[..HEADER_WORDS]);
-        out[3] = self.bound;
-        // Copy maximal runs of unedited instructions as one slice.
-        let mut run_start: Option<usize> = None; // word offset where the current run starts
-        let flush = |out: &mut Vec<u32>, run_start: &mut Option<usize>, end: usize| {
-            if let Some(s) = run_start.take() {
-                out.extend_from_slice(&self.words[s..end]);
+    /// Writes the edited module in its byte order. `names_end`, `annotation_end` and
+    /// `globals_end` are the instruction indices before which appended names, annotations and
+    /// globals go (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
+    /// Untouched runs of instructions are copied as one slice.
+    pub fn to_bytes(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u8> {
+        let mut stops: Vec<usize> = self.edits.keys().copied().collect();
+        stops.extend([names_end, annotation_end, globals_end, self.insts.len()]);
+        stops.sort_unstable();
+        stops.dedup();
+        let extra = self.appended_names.len() + self.appended_annotations.len() + self.appended_globals.len();
+        let mut out = Vec::with_capacity((self.words.len() + extra) * 4);
+        let mut header = [0u32; HEADER_WORDS];
+        header.copy_from_slice(&self.words[..HEADER_WORDS]);
+        header[3] = self.bound;
+        self.push_words(&mut out, &header);
+        let mut next = 0; // first instruction not yet written
+        for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
+            if stop > next {
+                let from = self.insts[next].offset as usize;
+                let to = self.insts.get(stop).map_or(self.words.len(), |r| r.offset as usize);
+                self.push_words(&mut out, &self.words[from..to]);
+                next = stop;
             }
-        };
-        for i in 0..=self.insts.len() {
-            let here = if i < self.insts.len() {
-                self.insts[i].offset as usize
-            } else {
-                self.words.len()
-            };
-            let insert_names = i == names_end && !self.appended_names.is_empty();
-            let insert_ann = i == annotation_end && !self.appended_annotations.is_empty();
-            let insert_glob = i == globals_end && !self.appended_globals.is_empty();
-            if insert_names || insert_ann || insert_glob || i == self.insts.len() || self.edits.contains_key(&i) {
-                flush(&mut out, &mut run_start, here);
-            }
-            if insert_names {
-                out.extend_from_slice(&self.appended_names);
-            }
-            if insert_ann {
-                out.extend_from_slice(&self.appended_annotations);
-            }
-            if insert_glob {
-                out.extend_from_slice(&self.appended_globals);
-            }
-            if i == self.insts.len() {
-                break;
-            }
-            match self.edits.get(&i) {
-                None => {
-                    if run_start.is_none() {
-                        run_start = Some(here);
+            if stop == next {
+                if stop == names_end {
+                    self.push_words(&mut out, &self.appended_names);
+                }
+                if stop == annotation_end {
+                    self.push_words(&mut out, &self.appended_annotations);
+                }
+                if stop == globals_end {
+                    self.push_words(&mut out, &self.appended_globals);
+                }
+                if stop < self.insts.len() {
+                    if let Some(edit) = self.edits.get(&stop) {
+                        if let Edit::Replaced(w) = edit {
+                            self.push_words(&mut out, w);
+                        }
+                        next = stop + 1;
                     }
                 }
-                Some(Edit::Removed) => {}
-                Some(Edit::Replaced(w)) => out.extend_from_slice(w),
             }
         }
         out
     }
 
-    /// Serialises words in the module's input byte order.
-    pub fn words_to_bytes(&self, words: &[u32]) -> Vec<u8> {
-        let mut bytes = Vec::with_capacity(words.len() * 4);
-        for w in words {
-            if self.big_endian {
-                bytes.extend_from_slice(&w.to_be_bytes());
-            } else {
-                bytes.extend_from_slice(&w.to_le_bytes());
+    fn push_words(&self, out: &mut Vec<u8>, words: &[u32]) {
+        if self.big_endian {
+            for w in words {
+                out.extend_from_slice(&w.to_be_bytes());
+            }
+        } else {
+            for w in words {
+                out.extend_from_slice(&w.to_le_bytes());
             }
         }
-        bytes
     }
+
 }

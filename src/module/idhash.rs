@@ -1,0 +1,34 @@
+//! A fast hasher for integer keys (ids, instruction indices): SipHash's DoS resistance buys
+//! nothing here and costs most of the time of the id maps. Multiplicative (Fibonacci) hashing.
+
+use std::collections::{HashMap, HashSet};
+use std::hash::{BuildHasherDefault, Hasher};
+
+#[derive(Default, Clone, Copy)]
+pub struct IdHasher(u64);
+
+impl Hasher for IdHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        }
+    }
+    fn write_u32(&mut self, n: u32) {
+        self.0 = (self.0.rotate_left(5) ^ n as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+    }
+    fn write_usize(&mut self, n: usize) {
+        self.write_u64(n as u64);
+    }
+}
+
+pub type IdBuild = BuildHasherDefault<IdHasher>;
+/// A map keyed by ids or instruction indices.
+pub type IdMap<K, V> = HashMap<K, V, IdBuild>;
+/// A set of ids.
+pub type IdSet<K> = HashSet<K, IdBuild>;
