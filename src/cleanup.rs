@@ -20,7 +20,7 @@ use crate::markers::Markers;
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Capability, Decoration, Op, StorageClass};
-use std::collections::{HashMap, HashSet};
+use crate::module::idhash::{IdMap, IdSet};
 
 fn is_annotation(op: u32) -> bool {
     [Op::Name, Op::MemberName, Op::Decorate, Op::MemberDecorate, Op::DecorateString, Op::MemberDecorateString]
@@ -30,8 +30,8 @@ fn is_annotation(op: u32) -> bool {
 
 struct Dce<'a> {
     index: &'a Index,
-    count: HashMap<u32, usize>,
-    removed_globals: HashSet<u32>,
+    count: IdMap<u32, usize>,
+    removed_globals: IdSet<u32>,
 }
 
 impl Dce<'_> {
@@ -83,7 +83,7 @@ fn operand_ids(module: &Module, index: &Index, w: &[u32]) -> Vec<u32> {
 
 /// Removes what lowering made dead (see the module docs).
 pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
-    let mut dce = Dce { index, count: HashMap::new(), removed_globals: HashSet::new() };
+    let mut dce = Dce { index, count: IdMap::default(), removed_globals: IdSet::default() };
 
     // 1. Candidates.
     let mut seeds: Vec<u32> = Vec::new();
@@ -99,13 +99,18 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             seeds.extend_from_slice(&w[1..]);
         }
     }
-    let mut candidates: HashSet<u32> = markers.functions.iter().copied().collect();
+    // Only removable definitions are candidates (types and the like are never counted); each
+    // maps to its defining instruction.
+    let mut removable: IdMap<u32, usize> = IdMap::default();
+    let mut candidates: IdSet<u32> = markers.functions.iter().copied().collect();
     let mut stack = seeds;
     while let Some(id) = stack.pop() {
-        if !candidates.insert(id) {
+        if candidates.contains(&id) {
             continue;
         }
         if let Some(i) = dce.removable(module, id) {
+            candidates.insert(id);
+            removable.insert(id, i);
             if let Some(w) = module.inst(i) {
                 stack.extend(operand_ids(module, index, w));
             }
@@ -113,7 +118,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
 
     // 2. Count remaining uses, in the module and in what lowering appended.
-    let count_in = |w: &[u32], count: &mut HashMap<u32, usize>| {
+    let count_in = |w: &[u32], count: &mut IdMap<u32, usize>| {
         if w[1..].iter().any(|x| candidates.contains(x)) {
             for id in operand_ids(module, index, w) {
                 if candidates.contains(&id) {
@@ -152,7 +157,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             if dce.count.get(&id).copied().unwrap_or(0) > 0 {
                 continue;
             }
-            let Some(i) = dce.removable(module, id) else { continue };
+            let Some(&i) = removable.get(&id) else { continue };
             let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
             module.remove(i);
             for &a in index.annotations_of.get(&id).into_iter().flatten() {
@@ -240,7 +245,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 
 /// Post-condition: no marker declaration and no call to one survives.
 fn check_no_markers(module: &Module, index: &Index, markers: &Markers) -> Result<()> {
-    let set: HashSet<u32> = markers.functions.iter().copied().collect();
+    let set: IdSet<u32> = markers.functions.iter().copied().collect();
     for f in &index.functions {
         if set.contains(&f.id) && module.inst(f.start).is_some() {
             return Err(Error::PostCondition(format!("marker {} survived lowering", index.display_name(f.id))));

@@ -9,7 +9,8 @@
 use super::{inst, Module};
 use crate::error::{Error, Result};
 use spirv::{Decoration, Op};
-use std::collections::{BTreeSet, HashMap};
+use super::idhash::IdMap;
+use std::collections::BTreeSet;
 
 /// A function of the module: `OpFunction` … `OpFunctionEnd`.
 #[derive(Clone, Debug)]
@@ -44,13 +45,13 @@ pub struct Linkage {
 #[derive(Default)]
 pub struct Index {
     /// Instruction index defining each id.
-    pub defs: HashMap<u32, usize>,
+    pub defs: IdMap<u32, usize>,
     /// First `OpName` of each id.
-    pub names: HashMap<u32, Vec<u8>>,
-    pub linkage: HashMap<u32, Linkage>,
+    pub names: IdMap<u32, Vec<u8>>,
+    pub linkage: IdMap<u32, Linkage>,
     pub functions: Vec<Function>,
     /// Function index by function id.
-    pub function_by_id: HashMap<u32, usize>,
+    pub function_by_id: IdMap<u32, usize>,
     pub entry_points: Vec<usize>,
     /// SpecId decoration values present in the input.
     pub spec_ids: BTreeSet<u32>,
@@ -65,11 +66,11 @@ pub struct Index {
     /// Capabilities declared, with the instruction index of each.
     pub capabilities: Vec<(u32, usize)>,
     /// Entry-point name of each entry-point function.
-    pub entry_names: HashMap<u32, Vec<u8>>,
+    pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
-    pub ext_sets: HashMap<u32, inst::ExtSet>,
+    pub ext_sets: IdMap<u32, inst::ExtSet>,
     /// Instructions that name or decorate ids (debug names, annotations), by target id.
-    pub annotations_of: HashMap<u32, Vec<usize>>,
+    pub annotations_of: IdMap<u32, Vec<usize>>,
 }
 
 fn is_preamble_or_annotation(op: u32) -> bool {

@@ -138,10 +138,71 @@ pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
     cap.0
 }
 
+/// Whether every operand of `op` after its result is an id (`IdRef`, id pairs, scope, semantics):
+/// then the id positions follow from the word count alone, without decoding.
+fn all_operands_are_ids(op: u32) -> bool {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![false; 1 << 16];
+        for g in INSTRUCTION_TABLE.iter() {
+            t[g.opcode as u32 as usize] = g.operands.iter().all(|o| {
+                matches!(
+                    o.kind,
+                    OperandKind::IdResultType
+                        | OperandKind::IdResult
+                        | OperandKind::IdRef
+                        | OperandKind::IdScope
+                        | OperandKind::IdMemorySemantics
+                        | OperandKind::PairIdRefIdRef
+                )
+            });
+        }
+        t
+    });
+    table.get(op as usize).copied().unwrap_or(false)
+}
+
+/// Id positions of the common instructions whose layout is fixed, without decoding.
+fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
+    let op = words[0] & 0xffff;
+    // Memory operands with MakePointerAvailable/Visible carry scope ids: decode those.
+    let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
+    Some(match Op::from_u32(op)? {
+        Op::Load if words.len() >= 4 && plain_memory(4) => vec![1, 3],
+        Op::Store if words.len() >= 3 && plain_memory(3) => vec![1, 2],
+        Op::Variable if words.len() >= 4 => {
+            let mut v = vec![1];
+            if words.len() > 4 {
+                v.push(4);
+            }
+            v
+        }
+        Op::Function if words.len() == 5 => vec![1, 4],
+        Op::CompositeExtract if words.len() >= 4 => vec![1, 3],
+        Op::CompositeInsert | Op::VectorShuffle if words.len() >= 5 => vec![1, 3, 4],
+        _ => {
+            if !all_operands_are_ids(op) {
+                return None;
+            }
+            let (has_type, has_result) = result_info(op)?;
+            let first = 1 + has_type as usize + has_result as usize;
+            let mut v = Vec::with_capacity(words.len());
+            if has_type {
+                v.push(1);
+            }
+            v.extend(first..words.len());
+            v
+        }
+    })
+}
+
 /// Word positions (indices into `words`) of every id this instruction *uses*: its result type
 /// and id operands, not its result id. `None` when the instruction cannot be decoded exactly —
 /// callers must then assume any word may be an id.
 pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
+    if let Some(p) = fast_use_positions(words) {
+        return Some(p);
+    }
     let op = words[0] & 0xffff;
     if op == Op::Constant as u32 || op == Op::SpecConstant as u32 {
         return Some(vec![1]);

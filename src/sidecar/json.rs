@@ -78,8 +78,15 @@ enum Value {
     Uint32 { value: u32 },
 }
 
+/// Lowercase hex of `bytes`.
 pub fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
+    const DIGITS: &[u8; 16] = b"0123456789abcdef";
+    let mut s = String::with_capacity(bytes.len() * 2);
+    for &b in bytes {
+        s.push(DIGITS[(b >> 4) as usize] as char);
+        s.push(DIGITS[(b & 15) as usize] as char);
+    }
+    s
 }
 
 /// Serialises the sidecar (pretty-printed, trailing newline). Property byte arrays are given as
