@@ -20,7 +20,7 @@ use crate::markers::Markers;
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Capability, Decoration, Op, StorageClass};
-use crate::module::idhash::{IdMap, IdSet};
+use crate::module::idhash::{IdBits, IdMap, IdSet};
 
 fn is_annotation(op: u32) -> bool {
     [Op::Name, Op::MemberName, Op::Decorate, Op::MemberDecorate, Op::DecorateString, Op::MemberDecorateString]
@@ -37,7 +37,7 @@ struct Dce<'a> {
 impl Dce<'_> {
     /// Whether the definition of `id` may be removed once unused.
     fn removable(&self, module: &Module, id: u32) -> Option<usize> {
-        let &i = self.index.defs.get(&id)?;
+        let i = self.index.defs.get(&id)?;
         let w = module.inst(i)?;
         let op = Op::from_u32(w[0] & 0xffff)?;
         let global = i < self.index.globals_end;
@@ -102,14 +102,19 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     // Only removable definitions are candidates (types and the like are never counted); each
     // maps to its defining instruction.
     let mut removable: IdMap<u32, usize> = IdMap::default();
-    let mut candidates: IdSet<u32> = markers.functions.iter().copied().collect();
+    let mut candidates = IdBits::new(module.bound(), module.word_count());
+    let mut listed: Vec<u32> = markers.functions.clone();
+    for &f in &markers.functions {
+        candidates.insert(f);
+    }
     let mut stack = seeds;
     while let Some(id) = stack.pop() {
-        if candidates.contains(&id) {
+        if candidates.contains(id) {
             continue;
         }
         if let Some(i) = dce.removable(module, id) {
             candidates.insert(id);
+            listed.push(id);
             removable.insert(id, i);
             if let Some(w) = module.inst(i) {
                 stack.extend(operand_ids(module, index, w));
@@ -119,9 +124,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 
     // 2. Count remaining uses, in the module and in what lowering appended.
     let count_in = |w: &[u32], count: &mut IdMap<u32, usize>| {
-        if w[1..].iter().any(|x| candidates.contains(x)) {
+        if w[1..].iter().any(|&x| candidates.contains(x)) {
             for id in operand_ids(module, index, w) {
-                if candidates.contains(&id) {
+                if candidates.contains(id) {
                     *count.entry(id).or_default() += 1;
                 }
             }
@@ -150,7 +155,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
 
     // 3. Worklist.
-    let mut work: Vec<u32> = candidates.iter().copied().collect();
+    let mut work: Vec<u32> = listed;
     work.sort_unstable(); // deterministic order
     loop {
         while let Some(id) = work.pop() {
@@ -160,7 +165,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             let Some(&i) = removable.get(&id) else { continue };
             let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
             module.remove(i);
-            for &a in index.annotations_of.get(&id).into_iter().flatten() {
+            for a in index.annotations(id) {
                 module.remove(a);
             }
             if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
@@ -223,7 +228,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             module.remove(i);
         }
         for id in std::iter::once(f).chain(func.params.iter().copied()) {
-            for &a in index.annotations_of.get(&id).into_iter().flatten() {
+            for a in index.annotations(id) {
                 module.remove(a);
             }
         }

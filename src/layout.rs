@@ -60,11 +60,11 @@ impl<'m> Layout<'m> {
 
     /// The current words of the instruction defining `id`.
     pub fn words_of(&self, id: u32) -> Option<&'m [u32]> {
-        self.module.inst(*self.index.defs.get(&id)?)
+        self.module.inst(self.index.defs.get(&id)?)
     }
 
     fn words(&self, id: u32) -> Result<&'m [u32]> {
-        let i = *self
+        let i = self
             .index
             .defs
             .get(&id)
@@ -129,11 +129,9 @@ impl<'m> Layout<'m> {
 
     /// Whether `id` carries `OpDecorate id <decoration>`.
     pub fn has_decoration(&self, id: u32, decoration: Decoration) -> bool {
-        self.index.annotations_of.get(&id).is_some_and(|list| {
-            list.iter().any(|&i| {
-                self.module.inst(i).is_some_and(|w| {
-                    w[0] & 0xffff == Op::Decorate as u32 && w.len() >= 3 && w[2] == decoration as u32
-                })
+        self.index.annotations(id).any(|i| {
+            self.module.inst(i).is_some_and(|w| {
+                w[0] & 0xffff == Op::Decorate as u32 && w.len() >= 3 && w[2] == decoration as u32
             })
         })
     }

@@ -85,6 +85,8 @@ pub struct Options {
     pub target_env: Option<String>,
     /// How several inputs are linked.
     pub link: link::LinkOptions,
+    /// Build the `.prop` and JSON sidecars (`Output::prop`/`json` stay empty otherwise).
+    pub sidecars: bool,
 }
 
 impl Default for Options {
@@ -95,6 +97,7 @@ impl Default for Options {
             validation: Validation::Auto,
             target_env: None,
             link: link::LinkOptions::default(),
+            sidecars: true,
         }
     }
 }
@@ -203,9 +206,14 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
     }
     // write
     let bytes = module.to_bytes(index.names_end, index.annotation_end, index.globals_end);
-    let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
-    let prop = sidecar::prop::write(&sets);
-    let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref(), link_report.as_ref());
+    let (prop, json) = if options.sidecars {
+        let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
+        let prop = sidecar::prop::write(&sets);
+        let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref(), link_report.as_ref());
+        (prop, json)
+    } else {
+        (Vec::new(), Vec::new())
+    };
     lap("write", &mut timings);
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);

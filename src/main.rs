@@ -204,6 +204,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
             create_library: cli.create_library,
             renumber_spec_ids: cli.renumber_spec_ids,
         },
+        sidecars: cli.prop.is_some() || cli.json.is_some(),
     };
     let inputs = expand_inputs(&cli.inputs)?.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
     let out = process(&inputs, &options)?;

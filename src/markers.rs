@@ -146,7 +146,7 @@ struct Walker<'a> {
 
 impl Walker<'_> {
     fn def(&self, id: u32) -> Option<(usize, &[u32])> {
-        let i = *self.index.defs.get(&id)?;
+        let i = self.index.defs.get(&id)?;
         Some((i, self.module.inst(i)?))
     }
 

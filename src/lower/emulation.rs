@@ -101,7 +101,7 @@ pub fn lower_emulation(
         param_of.insert(f, p);
         // New function type: the old parameters plus the buffer.
         let old_ty = module
-            .inst(*index.defs.get(&func.fn_type).ok_or_else(|| Error::Lower(format!("function type %{} is not defined", func.fn_type)))?)
+            .inst(index.defs.get(&func.fn_type).ok_or_else(|| Error::Lower(format!("function type %{} is not defined", func.fn_type)))?)
             .map(|w| w.to_vec())
             .unwrap_or_default();
         if old_ty.len() < 3 || old_ty[0] & 0xffff != Op::TypeFunction as u32 {
@@ -117,7 +117,7 @@ pub fn lower_emulation(
         }
         let param = build(Op::FunctionParameter, &[buffer_ty, p]);
         match func.params.last().and_then(|last| index.defs.get(last)) {
-            Some(&li) => {
+            Some(li) => {
                 module.replace(func.start, header);
                 let mut w = module.inst(li).map(|w| w.to_vec()).unwrap_or_default();
                 w.extend(param);
@@ -156,7 +156,7 @@ pub fn lower_emulation(
                 let ty = index
                     .defs
                     .get(&p)
-                    .and_then(|&i| module.inst(i))
+                    .and_then(|i| module.inst(i))
                     .map(|w| w[1])
                     .ok_or_else(|| Error::Lower(format!("RTBuffer parameter %{p} is not defined")))?;
                 match layout.kind(ty)? {
@@ -265,7 +265,8 @@ fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSe
             continue;
         }
         let op = w[0] & 0xffff;
-        if [Op::Name, Op::Decorate, Op::DecorateString, Op::EntryPoint, Op::ExecutionMode, Op::Function]
+        // Debug information (extended instructions) names functions without taking their address.
+        if [Op::Name, Op::Decorate, Op::DecorateString, Op::EntryPoint, Op::ExecutionMode, Op::Function, Op::ExtInst]
             .iter()
             .any(|&o| o as u32 == op)
         {

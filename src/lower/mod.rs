@@ -26,7 +26,7 @@ pub fn apply_replacements(
         return Ok(());
     }
     for id in map.keys() {
-        for &a in index.annotations_of.get(id).into_iter().flatten() {
+        for a in index.annotations(*id) {
             module.remove(a);
         }
     }

@@ -32,3 +32,39 @@ pub type IdBuild = BuildHasherDefault<IdHasher>;
 pub type IdMap<K, V> = HashMap<K, V, IdBuild>;
 /// A set of ids.
 pub type IdSet<K> = HashSet<K, IdBuild>;
+
+/// A set of ids: a bitset when the id bound is small enough to be cheap, a hash set otherwise (a
+/// hostile bound never sizes an allocation).
+pub struct IdBits {
+    dense: Vec<u64>,
+    sparse: IdSet<u32>,
+}
+
+impl IdBits {
+    /// A set for ids below `bound`; dense when that costs at most `budget_bytes`.
+    pub fn new(bound: u32, budget_bytes: usize) -> Self {
+        let words = (bound as usize).div_ceil(64);
+        let dense = if words * 8 <= budget_bytes { vec![0u64; words] } else { Vec::new() };
+        IdBits { dense, sparse: IdSet::default() }
+    }
+
+    pub fn insert(&mut self, id: u32) -> bool {
+        let (w, b) = ((id / 64) as usize, id % 64);
+        match self.dense.get_mut(w) {
+            Some(word) => {
+                let had = *word & (1 << b) != 0;
+                *word |= 1 << b;
+                !had
+            }
+            None => self.sparse.insert(id),
+        }
+    }
+
+    #[inline]
+    pub fn contains(&self, id: u32) -> bool {
+        match self.dense.get((id / 64) as usize) {
+            Some(word) => word & (1 << (id % 64)) != 0,
+            None => self.sparse.contains(&id),
+        }
+    }
+}

@@ -41,11 +41,48 @@ pub struct Linkage {
     pub inst: usize,
 }
 
+/// Which instruction defines each id: a table indexed by id when the bound is small relative to
+/// the module (the normal case), a hash map otherwise (a hostile bound never sizes an allocation).
+#[derive(Default)]
+pub struct Defs {
+    dense: Vec<u32>,
+    sparse: IdMap<u32, u32>,
+}
+
+impl Defs {
+    fn with_bound(bound: u32, module_words: usize) -> Self {
+        let dense = if (bound as usize) <= module_words / 2 + 64 { vec![u32::MAX; bound as usize] } else { Vec::new() };
+        Defs { dense, sparse: IdMap::default() }
+    }
+
+    /// Records `id` as defined by instruction `i`; false if it was already defined.
+    fn insert(&mut self, id: u32, i: usize) -> bool {
+        match self.dense.get_mut(id as usize) {
+            Some(slot) if *slot == u32::MAX => {
+                *slot = i as u32;
+                true
+            }
+            Some(_) => false,
+            None => self.sparse.insert(id, i as u32).is_none(),
+        }
+    }
+
+    /// The instruction defining `id`.
+    #[inline]
+    pub fn get(&self, id: &u32) -> Option<usize> {
+        match self.dense.get(*id as usize) {
+            Some(&i) if i != u32::MAX => Some(i as usize),
+            Some(_) => None,
+            None => self.sparse.get(id).map(|&i| i as usize),
+        }
+    }
+}
+
 /// The index of a module.
 #[derive(Default)]
 pub struct Index {
     /// Instruction index defining each id.
-    pub defs: IdMap<u32, usize>,
+    pub defs: Defs,
     /// First `OpName` of each id.
     pub names: IdMap<u32, Vec<u8>>,
     pub linkage: IdMap<u32, Linkage>,
@@ -69,8 +106,9 @@ pub struct Index {
     pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
     pub ext_sets: IdMap<u32, inst::ExtSet>,
-    /// Instructions that name or decorate ids (debug names, annotations), by target id.
-    pub annotations_of: IdMap<u32, Vec<usize>>,
+    /// `(target id, instruction)` of every instruction that names or decorates an id (debug names,
+    /// annotations), sorted by target; see [`Index::annotations`].
+    annotations: Vec<(u32, u32)>,
 }
 
 fn is_preamble_or_annotation(op: u32) -> bool {
@@ -129,6 +167,7 @@ impl Index {
     pub fn build(module: &Module) -> Result<Index> {
         let mut ix = Index {
             globals_end: module.len(),
+            defs: Defs::with_bound(module.bound(), module.word_count()),
             ..Default::default()
         };
         let mut last_preamble: Option<usize> = None;
@@ -147,14 +186,15 @@ impl Index {
             };
             if ix.globals_end == module.len() && is_preamble_or_annotation(op) {
                 last_preamble = Some(i);
-                if is_annotation(op) {
+                if is_annotation(op) || op == Op::ModuleProcessed as u32 {
+                    // Names go before OpModuleProcessed (debug subsection 7c) and annotations.
                     seen_annotation = true;
                 } else if !seen_annotation {
                     last_before_annotations = Some(i);
                 }
             }
             if let Some(id) = inst::result_id(w) {
-                if ix.defs.insert(id, i).is_some() {
+                if !ix.defs.insert(id, i) {
                     return Err(malformed(module, i, format!("id %{id} is defined twice")));
                 }
                 if id >= module.bound() {
@@ -194,7 +234,7 @@ impl Index {
                     let (s, _) = inst::read_string(&w[2..])
                         .ok_or_else(|| malformed(module, i, "unterminated string"))?;
                     ix.names.entry(w[1]).or_insert(s);
-                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                    ix.annotations.push((w[1], i as u32));
                 }
                 Some(
                     Op::MemberName
@@ -204,11 +244,11 @@ impl Index {
                     | Op::DecorateString,
                 ) => {
                     need(2)?;
-                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                    ix.annotations.push((w[1], i as u32));
                 }
                 Some(Op::Decorate) => {
                     need(3)?;
-                    ix.annotations_of.entry(w[1]).or_default().push(i);
+                    ix.annotations.push((w[1], i as u32));
                     if w[2] == Decoration::SpecId as u32 {
                         need(4)?;
                         ix.spec_ids.insert(w[3]);
@@ -264,9 +304,16 @@ impl Index {
         if current.is_some() {
             return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
         }
+        ix.annotations.sort_unstable();
         ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
         ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)
+    }
+
+    /// The instructions that name or decorate `id`.
+    pub fn annotations(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
+        let start = self.annotations.partition_point(|&(t, _)| t < id);
+        self.annotations[start..].iter().take_while(move |&&(t, _)| t == id).map(|&(_, i)| i as usize)
     }
 
     /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended
@@ -279,8 +326,8 @@ impl Index {
             return inst::ext_inst_use_positions(words, set);
         }
         if op == Op::Switch as u32 {
-            let selector_type = module.inst(*self.defs.get(words.get(1)?)?)?.get(1).copied()?;
-            let ty = module.inst(*self.defs.get(&selector_type)?)?;
+            let selector_type = module.inst(self.defs.get(words.get(1)?)?)?.get(1).copied()?;
+            let ty = module.inst(self.defs.get(&selector_type)?)?;
             if ty[0] & 0xffff != Op::TypeInt as u32 {
                 return None;
             }

@@ -55,6 +55,8 @@ pub struct Module {
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
     edits: IdMap<usize, Edit>,
+    /// One bit per instruction: set when `edits` has an entry (saves a map lookup per read).
+    edited: Vec<u64>,
     /// Instructions appended at the end of the debug-name section.
     appended_names: Vec<u32>,
     /// Instructions appended at the end of the annotation section.
@@ -146,12 +148,14 @@ impl Module {
             insts.push(InstRef { offset: at as u32, len: wc as u32 });
             at += wc;
         }
+        let edited = vec![0; insts.len().div_ceil(64)];
         Ok(Module {
             words,
             insts,
             big_endian,
             bound,
             edits: IdMap::default(),
+            edited,
             appended_names: Vec::new(),
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
@@ -199,8 +203,28 @@ impl Module {
         self.words[self.insts[i].offset as usize] & 0xffff
     }
 
+    /// Number of words of the input module.
+    pub fn word_count(&self) -> usize {
+        self.words.len()
+    }
+
+    #[inline]
+    fn edited_bit(&self, i: usize) -> bool {
+        self.edited.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+
+    fn mark_edited(&mut self, i: usize) {
+        if let Some(w) = self.edited.get_mut(i / 64) {
+            *w |= 1 << (i % 64);
+        }
+    }
+
     /// The current words of instruction `i`: `None` if removed; replaced words if replaced.
+    #[inline]
     pub fn inst(&self, i: usize) -> Option<&[u32]> {
+        if !self.edited_bit(i) {
+            return Some(self.original(i));
+        }
         match self.edits.get(&i) {
             None => Some(self.original(i)),
             Some(Edit::Removed) => None,
@@ -209,20 +233,22 @@ impl Module {
     }
 
     pub fn is_removed(&self, i: usize) -> bool {
-        matches!(self.edits.get(&i), Some(Edit::Removed))
+        self.edited_bit(i) && matches!(self.edits.get(&i), Some(Edit::Removed))
     }
 
     pub fn is_edited(&self, i: usize) -> bool {
-        self.edits.contains_key(&i)
+        self.edited_bit(i)
     }
 
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
+        self.mark_edited(i);
         self.edits.insert(i, Edit::Removed);
     }
 
     /// Replaces instruction `i` by `words` (complete instructions).
     pub fn replace(&mut self, i: usize, words: Vec<u32>) {
+        self.mark_edited(i);
         self.edits.insert(i, Edit::Replaced(words));
     }
 
