@@ -3,7 +3,7 @@
 //! modified), 2 on a usage error.
 
 use clap::{Parser, ValueEnum};
-use spec_link::{process, Error, Input, Options, SpecConstMode, Validation};
+use spec_link::{process_owned, Error, Input, Options, SpecConstMode, Validation};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
@@ -207,7 +207,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
         sidecars: cli.prop.is_some() || cli.json.is_some(),
     };
     let inputs = expand_inputs(&cli.inputs)?.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
-    let out = process(&inputs, &options)?;
+    let out = process_owned(inputs, &options)?;
 
     // Stage every file first; rename only when all are written.
     let mut staged = Vec::new();

@@ -83,7 +83,7 @@ impl Defs {
 pub struct Index {
     /// Instruction index defining each id.
     pub defs: Defs,
-    /// First `OpName` of each id.
+    /// First `OpName` of each function and type.
     pub names: IdMap<u32, Vec<u8>>,
     pub linkage: IdMap<u32, Linkage>,
     pub functions: Vec<Function>,
@@ -305,6 +305,14 @@ impl Index {
             return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
         }
         ix.annotations.sort_unstable();
+        // Names are only read for functions and types (messages, marker matching): keep those.
+        ix.names.retain(|id, _| {
+            ix.defs.get(id).and_then(|i| module.inst(i)).is_some_and(|w| {
+                let op = w[0] & 0xffff;
+                op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+            })
+        });
+        ix.names.shrink_to_fit();
         ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
         ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)

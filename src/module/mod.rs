@@ -37,12 +37,41 @@ pub struct InstRef {
     pub len: u32,
 }
 
-/// Pending changes to an instruction.
+/// A set of instruction indices (one bit each).
 #[derive(Clone, Debug)]
-enum Edit {
-    Removed,
-    /// Replaced by these words: zero, one or several complete instructions.
-    Replaced(Vec<u32>),
+struct Bits(Vec<u64>);
+
+impl Bits {
+    fn new(n: usize) -> Self {
+        Bits(vec![0; n.div_ceil(64)])
+    }
+    #[inline]
+    fn get(&self, i: usize) -> bool {
+        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+    fn set(&mut self, i: usize, on: bool) {
+        if let Some(w) = self.0.get_mut(i / 64) {
+            if on {
+                *w |= 1 << (i % 64);
+            } else {
+                *w &= !(1 << (i % 64));
+            }
+        }
+    }
+    /// Indices of the set bits, in order.
+    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
+        self.0.iter().enumerate().flat_map(|(k, &w)| {
+            let mut w = w;
+            std::iter::from_fn(move || {
+                if w == 0 {
+                    return None;
+                }
+                let b = w.trailing_zeros() as usize;
+                w &= w - 1;
+                Some(k * 64 + b)
+            })
+        })
+    }
 }
 
 /// A SPIR-V module as words + index + pending edits.
@@ -54,9 +83,12 @@ pub struct Module {
     pub big_endian: bool,
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
-    edits: IdMap<usize, Edit>,
-    /// One bit per instruction: set when `edits` has an entry (saves a map lookup per read).
-    edited: Vec<u64>,
+    /// Replacement words (zero, one or several complete instructions) of replaced instructions.
+    replaced: IdMap<usize, Vec<u32>>,
+    /// Instructions removed or replaced (one bit each; reads of unedited ones need no lookup).
+    edited: Bits,
+    /// Instructions removed.
+    removed: Bits,
     /// Instructions appended at the end of the debug-name section.
     appended_names: Vec<u32>,
     /// Instructions appended at the end of the annotation section.
@@ -148,14 +180,15 @@ impl Module {
             insts.push(InstRef { offset: at as u32, len: wc as u32 });
             at += wc;
         }
-        let edited = vec![0; insts.len().div_ceil(64)];
+        let (edited, removed) = (Bits::new(insts.len()), Bits::new(insts.len()));
         Ok(Module {
             words,
             insts,
             big_endian,
             bound,
-            edits: IdMap::default(),
+            replaced: IdMap::default(),
             edited,
+            removed,
             appended_names: Vec::new(),
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
@@ -208,48 +241,38 @@ impl Module {
         self.words.len()
     }
 
-    #[inline]
-    fn edited_bit(&self, i: usize) -> bool {
-        self.edited.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-
-    fn mark_edited(&mut self, i: usize) {
-        if let Some(w) = self.edited.get_mut(i / 64) {
-            *w |= 1 << (i % 64);
-        }
-    }
-
     /// The current words of instruction `i`: `None` if removed; replaced words if replaced.
     #[inline]
     pub fn inst(&self, i: usize) -> Option<&[u32]> {
-        if !self.edited_bit(i) {
+        if !self.edited.get(i) {
             return Some(self.original(i));
         }
-        match self.edits.get(&i) {
-            None => Some(self.original(i)),
-            Some(Edit::Removed) => None,
-            Some(Edit::Replaced(w)) => Some(w),
+        if self.removed.get(i) {
+            return None;
         }
+        Some(self.replaced.get(&i).map_or_else(|| self.original(i), |w| w.as_slice()))
     }
 
     pub fn is_removed(&self, i: usize) -> bool {
-        self.edited_bit(i) && matches!(self.edits.get(&i), Some(Edit::Removed))
+        self.removed.get(i)
     }
 
     pub fn is_edited(&self, i: usize) -> bool {
-        self.edited_bit(i)
+        self.edited.get(i)
     }
 
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
-        self.mark_edited(i);
-        self.edits.insert(i, Edit::Removed);
+        self.edited.set(i, true);
+        self.removed.set(i, true);
+        self.replaced.remove(&i);
     }
 
     /// Replaces instruction `i` by `words` (complete instructions).
     pub fn replace(&mut self, i: usize, words: Vec<u32>) {
-        self.mark_edited(i);
-        self.edits.insert(i, Edit::Replaced(words));
+        self.edited.set(i, true);
+        self.removed.set(i, false);
+        self.replaced.insert(i, words);
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.
@@ -272,12 +295,19 @@ impl Module {
         &self.appended_globals
     }
 
+    /// The input module, unedited, in its byte order.
+    pub fn original_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(self.words.len() * 4);
+        self.push_words(&mut out, &self.words);
+        out
+    }
+
     /// Writes the edited module in its byte order. `names_end`, `annotation_end` and
     /// `globals_end` are the instruction indices before which appended names, annotations and
     /// globals go (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
     /// Untouched runs of instructions are copied as one slice.
     pub fn to_bytes(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u8> {
-        let mut stops: Vec<usize> = self.edits.keys().copied().collect();
+        let mut stops: Vec<usize> = self.edited.iter().collect();
         stops.extend([names_end, annotation_end, globals_end, self.insts.len()]);
         stops.sort_unstable();
         stops.dedup();
@@ -305,13 +335,13 @@ impl Module {
                 if stop == globals_end {
                     self.push_words(&mut out, &self.appended_globals);
                 }
-                if stop < self.insts.len() {
-                    if let Some(edit) = self.edits.get(&stop) {
-                        if let Edit::Replaced(w) = edit {
+                if stop < self.insts.len() && self.edited.get(stop) {
+                    if let Some(w) = self.replaced.get(&stop) {
+                        if !self.removed.get(stop) {
                             self.push_words(&mut out, w);
                         }
-                        next = stop + 1;
                     }
+                    next = stop + 1;
                 }
             }
         }
