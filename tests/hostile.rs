@@ -1,0 +1,82 @@
+//! Hostile and odd input (robustness issue): each case either works or fails with a clear
+//! `error:` — never a panic, a hang, or an allocation sized by a declared number.
+
+mod common;
+
+use spec_link::{process, Input, Options, Validation};
+use std::path::Path;
+
+fn example() -> String {
+    std::fs::read_to_string(common::repo().join("testdata/readme-example/input.spvasm")).unwrap()
+}
+
+fn assemble_text(text: &str, name: &str) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("spec-link-hostile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let p = dir.join(format!("{name}.spvasm"));
+    std::fs::write(&p, text).unwrap();
+    common::assemble(Path::new(&p))
+}
+
+fn run(bytes: Vec<u8>) -> Result<spec_link::Output, spec_link::Error> {
+    let opts = Options { validation: Validation::Never, ..Options::default() };
+    process(&[Input { name: "hostile.spv".into(), bytes }], &opts)
+}
+
+fn expect_err(bytes: Vec<u8>, needle: &str) {
+    match run(bytes) {
+        Ok(_) => panic!("expected an error containing {needle:?}"),
+        Err(e) => assert!(e.to_string().contains(needle), "{e}"),
+    }
+}
+
+#[test]
+fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
+    // A module without markers and a bound near u32::MAX passes through unchanged: no table is
+    // sized by the bound (that would be 16 GiB).
+    let mut bytes = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    bytes[12..16].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
+    let out = run(bytes.clone()).unwrap();
+    assert_eq!(out.module, bytes);
+}
+
+#[test]
+fn deeply_nested_composite_types_are_an_error() {
+    let mut defs = String::from("  %n0 = OpTypeStruct %uint\n");
+    for k in 1..=100 {
+        defs.push_str(&format!("  %n{k} = OpTypeStruct %n{}\n", k - 1));
+    }
+    let text = example()
+        .replace("  %struct_Pair = OpTypeStruct %uint %uchar\n", &format!("{defs}  %struct_Pair = OpTypeStruct %uint %n100\n"));
+    expect_err(assemble_text(&text, "deep"), "levels deep");
+}
+
+#[test]
+fn recursive_struct_types_are_an_error() {
+    let text = example().replace("%struct_Pair = OpTypeStruct %uint %uchar", "%struct_Pair = OpTypeStruct %uint %struct_Pair");
+    expect_err(assemble_text(&text, "recursive"), "levels deep");
+}
+
+#[test]
+fn looping_spec_constant_op_chain_is_an_error() {
+    let text = example()
+        .replace(
+            "  %null = OpConstantNull %ptr_Generic_uchar\n",
+            "  %null = OpConstantNull %ptr_Generic_uchar\n  %loop_a = OpSpecConstantOp %ptr_Generic_uchar Bitcast %loop_b\n  %loop_b = OpSpecConstantOp %ptr_Generic_uchar Bitcast %loop_a\n",
+        )
+        .replace("%c0 = OpBitcast %ptr_Generic_uchar %usid_int", "%c0 = OpBitcast %ptr_Generic_uchar %loop_a");
+    expect_err(assemble_text(&text, "loop"), "does not resolve to a constant global");
+}
+
+#[test]
+fn ids_used_before_definition_are_handled() {
+    // The marker call's arguments are defined after the call in the instruction stream (invalid
+    // SPIR-V, but the walk must not care about order and must not panic).
+    let text = example().replace(
+        "  %c0 = OpBitcast %ptr_Generic_uchar %usid_int\n  %c1 = OpPtrCastToGeneric %ptr_Generic_spec_int %intId\n  %c2 = OpBitcast %ptr_Generic_uchar %c1\n  %value = OpFunctionCall %uint %get_int %c0 %c2 %null\n",
+        "  %value = OpFunctionCall %uint %get_int %c0 %c2 %null\n  %c0 = OpBitcast %ptr_Generic_uchar %usid_int\n  %c1 = OpPtrCastToGeneric %ptr_Generic_spec_int %intId\n  %c2 = OpBitcast %ptr_Generic_uchar %c1\n",
+    );
+    assert!(text.contains("%value = OpFunctionCall %uint %get_int %c0 %c2 %null\n  %c0"));
+    let out = run(assemble_text(&text, "forward")).unwrap();
+    assert_eq!(out.spec_map.constants.len(), 2);
+}
