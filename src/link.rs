@@ -203,18 +203,14 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     for (n, inst) in insts.iter().enumerate() {
         let w = &inst.words;
         match sections[n] {
-            Section::Capability => {
-                if !seen_caps.insert(w.get(1).copied()) {
-                    drop.insert(n);
-                }
+            Section::Capability if !seen_caps.insert(w.get(1).copied()) => {
+                drop.insert(n);
             }
-            Section::Extension => {
-                if seen_exts.insert(w[1..].to_vec(), ()).is_some() {
-                    drop.insert(n);
-                }
+            Section::Extension if seen_exts.insert(w[1..].to_vec(), ()).is_some() => {
+                drop.insert(n);
             }
             Section::ExtInstImport => {
-                if let Some(&first) = seen_imports.get(&w[2..].to_vec()) {
+                if let Some(&first) = seen_imports.get(&w[2..]) {
                     replace.insert(w[1], first);
                     drop.insert(n);
                 } else {
@@ -589,6 +585,9 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     Ok((out, report))
 }
 
+/// Looks up the (replaced) type of a symbol.
+type TypeOf<'a> = dyn Fn(u32, &HashMap<u32, u32>) -> Option<u32> + 'a;
+
 /// A linkage decoration: the symbol's id, its input, its kind (0 Export, 1 Import, 2
 /// LinkOnceODR) and the decoration instruction.
 struct Sym {
@@ -601,7 +600,7 @@ struct Sym {
 /// Repeated imports of one name with one type become one declaration.
 fn merge_same_type_imports(
     imports: &[&Sym],
-    type_of: &dyn Fn(u32, &HashMap<u32, u32>) -> Option<u32>,
+    type_of: &TypeOf,
     replace: &mut HashMap<u32, u32>,
     removed: &mut HashSet<u32>,
     drop: &mut HashSet<usize>,

@@ -133,7 +133,7 @@ pub fn lower_emulation(
         module.append_name(&build(Op::Name, &name));
     }
     // Every call to a threaded function passes the caller's buffer.
-    for (&f, _) in &param_of {
+    for &f in param_of.keys() {
         for &(caller, ci) in callers.get(&f).into_iter().flatten() {
             let p = *param_of.get(&caller).ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
             let mut w = module.inst(ci).map(|w| w.to_vec()).unwrap_or_default();
