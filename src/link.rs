@@ -308,6 +308,9 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     // Imported functions whose type differs from the export's only in pointee types:
     // (import id, import function type, export function type).
     let mut adapt: Vec<(u32, u32, u32)> = Vec::new();
+    // Imported variables whose pointer type differs from the export's only in the pointee type:
+    // (import id, import pointer type, export id); the import becomes a bitcast of the export.
+    let mut adapt_vars: Vec<(u32, u32, u32)> = Vec::new();
     for (name, syms) in &symbols {
         let shown = String::from_utf8_lossy(name);
         let exports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 0).collect();
@@ -345,6 +348,21 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             let imp_ty = type_of(imp.id, &replace);
             if imp_ty != def_ty {
                 if let (Some(it), Some(dt)) = (imp_ty, def_ty) {
+                    if same_storage_pointers(&insts, &def_of, &replace, it, dt) {
+                        report.notes.push(format!(
+                            "\"{shown}\": imported by {} as {}, exported by {} as {}: the pointers differ only in pointee type; the import is a bitcast of the export",
+                            inputs[imp.input].name,
+                            describe_type(&insts, &def_of, &replace, imp_ty),
+                            inputs[def.input].name,
+                            describe_type(&insts, &def_of, &replace, def_ty)
+                        ));
+                        adapt_vars.push((imp.id, it, def.id));
+                        if let Some(&n) = def_of.get(&imp.id) {
+                            drop.insert(n);
+                        }
+                        drop.insert(imp.decoration);
+                        continue;
+                    }
                     if differ_only_in_pointees(&insts, &def_of, &replace, it, dt) {
                         report.notes.push(format!(
                             "\"{shown}\": imported by {} as {}, exported by {} as {}: the types differ only in pointer pointee types; calls are adapted with OpBitcast",
@@ -466,6 +484,41 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             "{} (pass --renumber-spec-ids to renumber the later inputs' SpecIds)",
             collisions.join("; ")
         )]));
+    }
+
+    // Adapted variables: `%import = OpSpecConstantOp %import_type Bitcast %export`, after every
+    // global (the export may come from a later input).
+    for &(imp, ty, def) in &adapt_vars {
+        insts.push(Inst {
+            words: inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]),
+            uses: vec![1, 4],
+            result: Some(imp),
+            result_pos: Some(2),
+            input: 0,
+        });
+        sections.push(Section::Global);
+    }
+
+    // Interfaces list variables only: an adapted import (a bitcast now) is listed as its export.
+    if !adapt_vars.is_empty() {
+        let gone: HashMap<u32, u32> = adapt_vars.iter().map(|a| (a.0, a.2)).collect();
+        for (n, inst) in insts.iter_mut().enumerate() {
+            if sections[n] != Section::EntryPoint {
+                continue;
+            }
+            let Some((_, len)) = inst.words.get(3..).and_then(inst::read_string) else { continue };
+            let head = 3 + len;
+            let mut words: Vec<u32> = inst.words[..head].to_vec();
+            for &x in &inst.words[head..] {
+                let x = gone.get(&x).copied().unwrap_or(x);
+                if !words[head..].contains(&x) {
+                    words.push(x);
+                }
+            }
+            words[0] = inst::head(Op::EntryPoint, words.len());
+            inst.uses = std::iter::once(2).chain(head..words.len()).collect();
+            inst.words = words;
+        }
     }
 
     // Calls to adapted imports: bitcast the arguments (and the result) whose pointer types differ.
@@ -632,6 +685,17 @@ fn model_name(w: &[u32]) -> String {
         _ => "?",
     };
     format!("{a} {m}")
+}
+
+/// Whether two types are pointers of the same storage class (to different pointees).
+fn same_storage_pointers(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
+    match (words(a), words(b)) {
+        (Some(x), Some(y)) => {
+            x[0] & 0xffff == Op::TypePointer as u32 && y[0] & 0xffff == Op::TypePointer as u32 && x.get(2) == y.get(2)
+        }
+        _ => false,
+    }
 }
 
 /// Whether two function types differ only in the pointee types of pointers (same storage
