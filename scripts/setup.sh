@@ -27,7 +27,7 @@ PY_PACKAGES=(
   siphash24==1.9
   typing_extensions==4.16.0
 )
-APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv)
+APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time)
 
 say() { printf '[setup] %s\n' "$*"; }
 

@@ -164,6 +164,40 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let (mut module, link_report, name) = load_and_link(&mut inputs, &options.link)?;
     lap("load", &mut timings);
     let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
+    // Pass-through: a single module that names no marker is written back unchanged, unindexed
+    // (emulation sidecars still list the kernels, so they take the full path).
+    if link_report.is_none()
+        && !markers::may_have_markers(&module)
+        && (options.mode != SpecConstMode::Emulation || !options.sidecars)
+    {
+        let bytes = module.original_bytes();
+        let map = specmap::SpecMap { numbering: Some(numbering), ..Default::default() };
+        let (prop, json) = if options.sidecars {
+            let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
+            (sidecar::prop::write(&sets), sidecar::json::write(&map, options.mode.as_str(), &sets, None, None))
+        } else {
+            (Vec::new(), Vec::new())
+        };
+        lap("write", &mut timings);
+        let kernel = module.declares_capability(spirv::Capability::Kernel);
+        let mut notes = Vec::new();
+        let mut warnings = Vec::new();
+        let validated_with = validate_output(&bytes, &inputs, &module, kernel, options, &mut notes, &mut warnings)?;
+        lap("validate", &mut timings);
+        return Ok(Output {
+            module: bytes,
+            prop,
+            json,
+            spec_map: map,
+            calls: 0,
+            kernels: None,
+            link_report: None,
+            validated_with,
+            notes,
+            warnings,
+            timings,
+        });
+    }
     let index = Index::build(&module).map_err(wrap)?;
     lap("index", &mut timings);
     // find markers
@@ -224,38 +258,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     lap("write", &mut timings);
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
-    let env = options
-        .target_env
-        .clone()
-        .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
-    let validated_with = match options.validation {
-        Validation::Never => None,
-        Validation::Auto if !validate::spirv_val_available() => {
-            notes.push("spirv-val is not on PATH: the output was not validated".into());
-            None
-        }
-        Validation::Always if !validate::spirv_val_available() => {
-            return Err(Error::Validation(
-                "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
-            ))
-        }
-        _ => {
-            // A single input's bytes were freed after loading; its words are still the module's.
-            let rebuilt;
-            let originals: Vec<&[u8]> = if inputs.len() == 1 {
-                rebuilt = module.original_bytes();
-                vec![rebuilt.as_slice()]
-            } else {
-                inputs.iter().map(|i| i.bytes.as_slice()).collect()
-            };
-            if let validate::Verdict::InheritedFromInput(e) = validate::check(&bytes, &originals, &env)? {
-                warnings.push(format!(
-                    "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
-                ));
-            }
-            Some(env)
-        }
-    };
+    let validated_with = validate_output(&bytes, &inputs, &module, kernel, options, &mut notes, &mut warnings)?;
     lap("validate", &mut timings);
     Ok(Output {
         module: bytes,
@@ -302,4 +305,47 @@ fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(M
     let name = format!("the module linked from {} inputs", inputs.len());
     let module = Module::from_words(words, big_endian).map_err(in_file(&name))?;
     Ok((module, Some(report), name))
+}
+
+/// Runs spirv-val on the output as `options` say, with the policy for errors the input already
+/// has (see [`validate`]); returns the target environment used, if it ran.
+fn validate_output(
+    bytes: &[u8],
+    inputs: &[Input],
+    module: &Module,
+    kernel: bool,
+    options: &Options,
+    notes: &mut Vec<String>,
+    warnings: &mut Vec<String>,
+) -> Result<Option<String>> {
+    let env = options
+        .target_env
+        .clone()
+        .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
+    match options.validation {
+        Validation::Never => Ok(None),
+        Validation::Auto if !validate::spirv_val_available() => {
+            notes.push("spirv-val is not on PATH: the output was not validated".into());
+            Ok(None)
+        }
+        Validation::Always if !validate::spirv_val_available() => Err(Error::Validation(
+            "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
+        )),
+        _ => {
+            // A single input's bytes were freed after loading; its words are still the module's.
+            let rebuilt;
+            let originals: Vec<&[u8]> = if inputs.len() == 1 {
+                rebuilt = module.original_bytes();
+                vec![rebuilt.as_slice()]
+            } else {
+                inputs.iter().map(|i| i.bytes.as_slice()).collect()
+            };
+            if let validate::Verdict::InheritedFromInput(e) = validate::check(bytes, &originals, &env)? {
+                warnings.push(format!(
+                    "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
+                ));
+            }
+            Ok(Some(env))
+        }
+    }
 }

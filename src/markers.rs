@@ -101,6 +101,35 @@ pub fn is_marker_name(name: &[u8]) -> bool {
     MARKER_PREFIXES.iter().any(|p| name.starts_with(p.as_bytes()))
 }
 
+/// Whether any `OpName` or `LinkageAttributes` decoration names a marker. Both must come before
+/// the first function, so this reads only the module's preamble: a module for which it is false
+/// passes through unchanged without being indexed.
+pub fn may_have_markers(module: &Module) -> bool {
+    for i in 0..module.len() {
+        let op = module.opcode(i);
+        if op == Op::Function as u32 {
+            break;
+        }
+        let w = module.original(i);
+        let name = if op == Op::Name as u32 && w.len() > 2 {
+            &w[2..]
+        } else if op == Op::Decorate as u32 && w.len() > 3 && w[2] == spirv::Decoration::LinkageAttributes as u32 {
+            &w[3..]
+        } else {
+            continue;
+        };
+        // The first 44 bytes of the string hold either prefix (40 and 43 bytes) if it is there.
+        let mut buf = [0u8; 44];
+        for (k, word) in name.iter().take(11).enumerate() {
+            buf[k * 4..k * 4 + 4].copy_from_slice(&word.to_le_bytes());
+        }
+        if MARKER_PREFIXES.iter().any(|p| buf.starts_with(p.as_bytes())) {
+            return true;
+        }
+    }
+    false
+}
+
 /// Finds every marker call of the module (see the module docs).
 pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let mut out = Markers::default();

@@ -201,6 +201,13 @@ impl Module {
         (((v >> 16) & 0xff) as u8, ((v >> 8) & 0xff) as u8)
     }
 
+    /// Whether the module declares `OpCapability cap` (reads the preamble only).
+    pub fn declares_capability(&self, cap: spirv::Capability) -> bool {
+        (0..self.len())
+            .take_while(|&i| self.opcode(i) == spirv::Op::Capability as u32)
+            .any(|i| self.original(i).get(1) == Some(&(cap as u32)))
+    }
+
     /// The generator word of the header.
     pub fn generator(&self) -> u32 {
         self.words[2]

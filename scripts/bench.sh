@@ -1,0 +1,252 @@
+#!/usr/bin/env bash
+# Benchmarks spec-link against SPIRV-Tools and cp on the inputs of scripts/gen-bench.sh (issue 4).
+#
+#   scripts/bench.sh [--quick] [--runs N] [--sizes "10 50 100"] [--link "1k 3k 9k" | --no-link]
+#                    [--spirv-link "1k"] [--report]
+#
+#   --quick       only the 10 MB input, 3 runs, no linking
+#   --sizes       sizes of the single-module inputs (bench-data/bench-<S>MB.spv)
+#   --link        module sets to link (bench-data/link-<set>/); --no-link: none
+#   --spirv-link  the sets spirv-link runs on too (default 1k; it is super-linear: 3k takes minutes,
+#                 and 9k does not finish in 10 minutes)
+#   --report      only print the report of the last run again (from bench-data/raw.tsv)
+#
+# Builds the release binary, generates missing inputs (scripts/gen-bench.sh), then for each input
+# runs, alternating tool by tool, one warm-up round and N measured rounds (default 5) of
+#   native        spec-link IN -o OUT --no-validate
+#   emulation     spec-link IN -o OUT --no-validate --spec-const emulation
+#   pass-through  spec-link PT -o OUT --no-validate     (PT: same-size module without markers)
+#   opt-set       spirv-opt --skip-validation --set-spec-const-default-value 0:1 IN -o OUT
+#   opt-freeze    spirv-opt --skip-validation --freeze-spec-const IN -o OUT
+#   cp            cp IN OUT             (GNU cp copies inside the kernel: copy_file_range)
+#   dd            dd if=IN of=OUT bs=1M  (a copy through user space: read + write, the floor of a
+#                                        tool that must look at the bytes)
+# and for each module set
+#   link          spec-link 'DIR/*.spv' -o OUT --no-validate   (spec-link expands the glob)
+#   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
+#   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
+# plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
+# and included in every other figure.
+# Wall time: nanosecond clock around `/usr/bin/time -f "%e %M %U %S"` (whose %e has only 10 ms
+# resolution); peak RSS: its %M; CPU time: %U + %S (less disturbed than wall time when other work
+# shares the machine; the load average is printed with the results). Outputs go to bench-data/out/
+# (deleted before each run, outside the timing); page cache warm. Prints Markdown tables (medians;
+# MB = 10^6 bytes) and the ratios of the goals of issue 4, and saves them as bench-data/results.md.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+DATA="$REPO/bench-data"
+RUNS=5
+SIZES="10 50 100"
+LINK_SETS="1k 3k 9k"
+SPIRV_LINK_SETS="1k"
+REPORT_ONLY=0
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --quick) RUNS=3; SIZES="10"; LINK_SETS=""; shift ;;
+    --report) REPORT_ONLY=1; shift ;;
+    --runs) RUNS="$2"; shift 2 ;;
+    --sizes) SIZES="$2"; shift 2 ;;
+    --link) LINK_SETS="$2"; shift 2 ;;
+    --no-link) LINK_SETS=""; shift ;;
+    --spirv-link) SPIRV_LINK_SETS="$2"; shift 2 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+[[ "$RUNS" =~ ^[1-9][0-9]*$ ]] || { echo "bench.sh: --runs needs a positive number" >&2; exit 2; }
+
+say() { printf '[bench] %s\n' "$*" >&2; }
+die() { printf '[bench] error: %s\n' "$*" >&2; exit 1; }
+
+cd "$REPO"
+RAW="$DATA/raw.tsv"   # input tool run wall_ns rss_kb input_bytes cpu_s
+if [ "$REPORT_ONLY" = 0 ]; then
+  for tool in cargo spirv-opt spirv-link python3; do
+    command -v "$tool" >/dev/null || die "$tool not found (run scripts/setup.sh)"
+  done
+  [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
+
+  say "cargo build --release"
+  cargo build --release --quiet
+  SPEC_LINK="$REPO/target/release/spec-link"
+  # What was built (the tree may change while the benchmark runs).
+  BUILT="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
+  [ -z "$(git status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock 2>/dev/null)" ] ||
+    BUILT="$BUILT + local changes"
+  LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
+
+  missing=()
+  for S in $SIZES; do
+    [ -f "$DATA/bench-${S}MB.spv" ] && [ -f "$DATA/bench-${S}MB-passthrough.spv" ] || missing+=("$S")
+  done
+  link_missing=0
+  for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || link_missing=1; done
+  if [ "${#missing[@]}" -gt 0 ] || [ "$link_missing" = 1 ]; then
+    say "generating inputs (scripts/gen-bench.sh)"
+    if [ "$link_missing" = 1 ]; then
+      "$REPO/scripts/gen-bench.sh" --sizes "${missing[*]:-}" >&2
+    else
+      "$REPO/scripts/gen-bench.sh" --no-link --sizes "${missing[*]}" >&2
+    fi
+  fi
+  for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || die "no module set bench-data/link-$L (gen-bench.sh makes 1k, 3k, 9k)"; done
+
+  OUTDIR="$DATA/out"
+  mkdir -p "$OUTDIR"
+  : > "$RAW"
+  VERSION_ENV="spv$(python3 "$REPO/scripts/gen_bench.py" --print-version /work/shared/fixtures/dpcpp/types/image0.input.spvasm 2>/dev/null || echo 1.4)"
+
+  # run_tool TOOL IN PT OUT: one run; prints "wall_ns rss_kb cpu_s"
+  run_tool() {
+    local tool="$1" in="$2" pt="$3" out="$4" t0 t1
+    local -a cmd
+    case "$tool" in
+      native) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate) ;;
+      emulation) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --spec-const emulation) ;;
+      pass-through) cmd=("$SPEC_LINK" "$pt" -o "$out" --no-validate) ;;
+      opt-set) cmd=(spirv-opt --skip-validation --set-spec-const-default-value "0:1" "$in" -o "$out") ;;
+      opt-freeze) cmd=(spirv-opt --skip-validation --freeze-spec-const "$in" -o "$out") ;;
+      cp) cmd=(cp "$in" "$out") ;;
+      dd) cmd=(dd if="$in" of="$out" bs=1M status=none) ;;
+      link) cmd=("$SPEC_LINK" "$in/*.spv" -o "$out" --no-validate) ;;
+      spirv-link) cmd=(sh -c 'exec spirv-link --allow-partial-linkage --target-env "$1" "$2"/*.spv -o "$3"' _ "$VERSION_ENV" "$in" "$out") ;;
+      cat) cmd=(sh -c 'exec cat "$1"/*.spv > "$2"' _ "$in" "$out") ;;
+      true) cmd=(true) ;;
+    esac
+    rm -f "$out"
+    t0=$(date +%s%N)
+    /usr/bin/time -f "%e %M %U %S" -o "$OUTDIR/time.txt" "${cmd[@]}" >/dev/null 2>"$OUTDIR/stderr.txt" ||
+      die "$tool failed on $in: $(tail -5 "$OUTDIR/stderr.txt")"
+    t1=$(date +%s%N)
+    [ "$tool" = true ] || [ -s "$out" ] || die "$tool wrote no output for $in"
+    printf '%s %s\n' "$(( t1 - t0 ))" "$(tail -n1 "$OUTDIR/time.txt" | awk '{ printf "%s %.2f", $2, $3 + $4 }')"
+  }
+
+  # measure KEY IN PT BYTES TOOL...: one warm-up round, then RUNS rounds, alternating the tools
+  measure() {
+    local key="$1" in="$2" pt="$3" bytes="$4" r tool ns rss cpu
+    shift 4
+    for ((r = 0; r <= RUNS; r++)); do
+      for tool in "$@"; do
+        read -r ns rss cpu < <(run_tool "$tool" "$in" "$pt" "$OUTDIR/$tool.spv")
+        [ "$r" = 0 ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$r" "$ns" "$rss" "$bytes" "$cpu" >> "$RAW"
+      done
+    done
+    rm -f "$OUTDIR"/*.spv
+  }
+
+  TOOLS=(native emulation pass-through opt-set opt-freeze cp dd true)
+  for S in $SIZES; do
+    in="$DATA/bench-${S}MB.spv"
+    bytes=$(stat -c %s "$in")
+    say "${S} MB input ($bytes bytes): 1 warm-up + $RUNS runs of ${TOOLS[*]}"
+    measure "$S" "$in" "$DATA/bench-${S}MB-passthrough.spv" "$bytes" "${TOOLS[@]}"
+  done
+  for L in $LINK_SETS; do
+    dir="$DATA/link-$L"
+    bytes=$(find "$dir" -name '*.spv' -printf '%s\n' | awk '{ s += $1 } END { print s }')
+    tools=(link cat true)
+    case " $SPIRV_LINK_SETS " in *" $L "*) tools=(link spirv-link cat true) ;; esac
+    say "link-$L ($(find "$dir" -name '*.spv' | wc -l) modules, $bytes bytes): 1 warm-up + $RUNS runs of ${tools[*]}"
+    measure "link-$L" "$dir" "" "$bytes" "${tools[@]}"
+  done
+  printf 'BUILT=%q\nLOAD_START=%q\nRUNS=%q\n' "$BUILT" "$LOAD_START" "$RUNS" > "$DATA/raw.env"
+fi
+[ -s "$RAW" ] || die "no measurements in $RAW"
+# shellcheck disable=SC1091
+source "$DATA/raw.env"
+export BUILT LOAD_START
+
+python3 - "$RAW" "$RUNS" > "$DATA/results.md" <<'EOF'
+import os, statistics, subprocess, sys
+from collections import defaultdict
+
+raw, runs = sys.argv[1], int(sys.argv[2])
+t = defaultdict(list); rss = defaultdict(list); cpu = defaultdict(list); size = {}; order = []; inputs = []
+for line in open(raw):
+    inp, tool, r, ns, kb, b, c = line.rstrip("\n").split("\t")
+    key = (inp, tool)
+    if key not in t:
+        order.append(key)
+    if inp not in inputs:
+        inputs.append(inp)
+    t[key].append(int(ns) / 1e9); rss[key].append(int(kb) * 1024); cpu[key].append(float(c)); size[inp] = int(b)
+
+def sh(cmd):
+    try:
+        return subprocess.run(cmd, shell=True, capture_output=True, text=True).stdout.strip()
+    except Exception:
+        return "?"
+
+def label(inp):
+    b = size[inp] / 1e6
+    if inp.startswith("link-"):
+        n = inp[5:].replace("k", "000")
+        return f"{inp} ({n} modules, {b:.1f} MB)"
+    return f"{b:.1f} MB"
+
+load = " ".join(open("/proc/loadavg").read().split()[:3])
+cpu_model = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
+mem = sh("awk '/MemTotal/ {printf \"%.1f GiB\", $2/1048576}' /proc/meminfo")
+print(f"Machine: {sh('nproc')} cores, {cpu_model}, {mem} RAM; {sh('. /etc/os-release && echo $PRETTY_NAME')}; "
+      f"{sh('spirv-opt --version 2>&1 | head -1')}; spec-link {os.environ.get('BUILT', '?')}; "
+      f"{runs} runs after 1 warm-up, alternating; medians; load average at the start "
+      f"{os.environ.get('LOAD_START', '?')}, at the end {load} "
+      f"(wall times stretch when other work shares the cores; CPU times much less).")
+print()
+print("| input | tool | median s | MB/s | median CPU s | peak RSS MB | RSS / input |")
+print("|---|---|---:|---:|---:|---:|---:|")
+med = {}
+for key in order:
+    inp, tool = key
+    m = statistics.median(t[key]); r = max(rss[key]); b = size[inp]; c = statistics.median(cpu[key])
+    med[key] = (m, r, c)
+    if tool != "true":
+        print(f"| {label(inp)} | {tool} | {m:.3f} | {b/1e6/m:.1f} | {c:.2f} | {r/1e6:.1f} | {r/b:.2f} |")
+overhead = [med[k][0] for k in order if k[1] == "true"]
+print()
+if overhead:
+    print(f"Fixed cost of one measured run (`true`): {1e3*min(overhead):.0f}-{1e3*max(overhead):.0f} ms, included above.")
+    print()
+
+def mark(ok): return "" if ok else " ✗"
+def ratio(a, b): return a / b if b else float("nan")
+
+singles = [i for i in inputs if not i.startswith("link-")]
+if singles:
+    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd):")
+    print()
+    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2) | (5) emulation / native time (≤ 1.5) |")
+    print("|---|---:|---:|---:|---:|---:|")
+    for s in singles:
+        g = lambda tool: med[(s, tool)]
+        b = size[s]
+        r1 = ratio(g("opt-set")[0], g("native")[0]); c1 = ratio(g("opt-set")[2], g("native")[2])
+        r1b = ratio(g("native")[0], g("cp")[0]); d1 = ratio(g("native")[0], g("dd")[0])
+        r2 = ratio(g("pass-through")[0], g("cp")[0]); d2 = ratio(g("pass-through")[0], g("dd")[0])
+        r3 = [g(x)[1] / b for x in ("native", "emulation", "pass-through")]
+        r5 = ratio(g("emulation")[0], g("native")[0]); c5 = ratio(g("emulation")[2], g("native")[2])
+        print(f"| {label(s)} | {r1:.2f}{mark(r1 >= 20)} ({c1:.2f}) | {r1b:.1f}{mark(r1b <= 2)} ({d1:.1f}) | "
+              f"{r2:.1f}{mark(r2 <= 1.5)} ({d2:.1f}) | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
+              + f" | {r5:.2f}{mark(r5 <= 1.5)} ({c5:.2f}) |")
+    print()
+links = [i for i in inputs if i.startswith("link-")]
+if links:
+    print("Goal (4), linking, and (3) while linking:")
+    print()
+    print("| input | spirv-link / spec-link time (≥ 50) | spec-link s per MB (linear: constant) | spec-link / cat time | peak RSS / input (≤ 3) |")
+    print("|---|---:|---:|---:|---:|")
+    for l in links:
+        g = lambda tool: med.get((l, tool))
+        b = size[l]
+        sl = g("spirv-link")
+        r4 = ratio(sl[0], g("link")[0]) if sl else None
+        r4s = f"{r4:.1f}{mark(r4 >= 50)}" if r4 is not None else "not run"
+        rr = g("link")[1] / b
+        print(f"| {label(l)} | {r4s} | {g('link')[0] / (b / 1e6):.4f} | {ratio(g('link')[0], g('cat')[0]):.1f} | {rr:.2f}{mark(rr <= 3)} |")
+    print()
+print("✗ = goal not met.")
+EOF
+cat "$DATA/results.md"
+say "saved $DATA/results.md (raw runs: $RAW)"

@@ -1,0 +1,167 @@
+#!/usr/bin/env bash
+# Builds the benchmark inputs of scripts/bench.sh and benches/stages.rs into bench-data/ (git-ignored).
+#
+#   scripts/gen-bench.sh [--sizes "10 50 100"] [--fixture types] [--no-link] [--force]
+#
+# For each size S (MB = 10^6 bytes):
+#   bench-data/bench-<S>MB.spv              the fixture's kernels, symbolic-ID strings and
+#                                           specialization_id globals cloned N times (fresh ids, entry
+#                                           points and symbolic IDs; scripts/gen_bench.py), with markers
+#   bench-data/bench-<S>MB-passthrough.spv  the same module with the marker functions renamed (…2021…,
+#                                           same length): same size and shape, no markers
+# and, unless --no-link, sets of small independent modules for linking (a later feature):
+#   bench-data/link-{1k,3k,9k}/mNNNNN.spv   clone i of basic / basic-O0 / types in turn (i = 0..8999;
+#                                           unique entry points and symbolic IDs; ~67 MB for 9k);
+#                                           the sets share files (hard links to bench-data/link-all/).
+# Every module is checked: `spec-link IN -o OUT --no-validate` must accept it (the pass-through one must
+# come out byte-identical), and the native output of the smallest size must pass spirv-val (--validate).
+# Deterministic: the same fixture and sizes give the same bytes. Existing files are kept when their
+# recipe (generator, fixture, clone count) is unchanged, unless --force.
+set -euo pipefail
+
+REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+OUT="$REPO/bench-data"
+FIXTURES=/work/shared/fixtures/dpcpp
+SIZES="10 50 100"
+FIXTURE=types
+LINK=1
+FORCE=0
+
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --sizes) SIZES="$2"; shift 2 ;;
+    --fixture) FIXTURE="$2"; shift 2 ;;
+    --no-link) LINK=0; shift ;;
+    --force) FORCE=1; shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    *) echo "gen-bench.sh: unknown argument $1" >&2; exit 2 ;;
+  esac
+done
+
+say() { printf '[gen-bench] %s\n' "$*"; }
+die() { printf '[gen-bench] error: %s\n' "$*" >&2; exit 1; }
+
+for tool in python3 spirv-as spirv-val cargo; do
+  command -v "$tool" >/dev/null || die "$tool not found (run scripts/setup.sh)"
+done
+GEN="$REPO/scripts/gen_bench.py"
+ASM="$FIXTURES/$FIXTURE/image0.input.spvasm"
+[ -f "$ASM" ] || die "fixture $ASM not found"
+
+cd "$REPO"
+say "cargo build --release"
+cargo build --release --quiet
+SPEC_LINK="$REPO/target/release/spec-link"
+
+mkdir -p "$OUT"
+TMP="$OUT/.tmp"
+rm -rf "$TMP"
+mkdir -p "$TMP"
+trap 'rm -rf "$TMP"' EXIT
+
+VERSION="$(python3 "$GEN" --print-version "$ASM")"
+ENV="spv$VERSION"
+GEN_SUM="$(cat "$GEN" "$ASM" | sha256sum | cut -c1-16)"
+
+filesize() { stat -c %s "$1"; }
+
+# assemble TEXT OUT: spirv-as into OUT (via a temporary, so a failed run leaves nothing behind)
+assemble() {
+  spirv-as --target-env "$ENV" "$1" -o "$2.part"
+  mv "$2.part" "$2"
+}
+
+# Size of one clone: assemble 1 and 2 clones.
+python3 "$GEN" "$ASM" -n 1 -o "$TMP/one.spvasm"
+python3 "$GEN" "$ASM" -n 2 -o "$TMP/two.spvasm"
+assemble "$TMP/one.spvasm" "$TMP/one.spv"
+assemble "$TMP/two.spvasm" "$TMP/two.spv"
+ONE=$(filesize "$TMP/one.spv")
+PER=$(( $(filesize "$TMP/two.spv") - ONE ))
+BASE=$(( ONE - PER ))
+say "fixture $FIXTURE: $ONE bytes, +$PER bytes per clone ($ENV)"
+
+# check IN [passthrough]: spec-link must accept IN
+check() {
+  local in="$1" kind="$2" out="$TMP/check.spv" t0 t1
+  t0=$(date +%s%N)
+  "$SPEC_LINK" "$in" -o "$out" --no-validate --quiet || die "spec-link rejected $in"
+  t1=$(date +%s%N)
+  if [ "$kind" = passthrough ]; then
+    cmp -s "$in" "$out" || die "spec-link changed the pass-through module $in"
+  fi
+  say "  spec-link accepts $(basename "$in") ($(( (t1 - t0) / 1000000 )) ms)"
+  rm -f "$out"
+}
+
+SMALLEST=""
+for S in $SIZES; do
+  [ -n "$SMALLEST" ] || SMALLEST="$S"
+  N=$(( (S * 1000000 - BASE + PER / 2) / PER ))
+  [ "$N" -ge 1 ] || N=1
+  for mode in markers passthrough; do
+    if [ "$mode" = markers ]; then f="$OUT/bench-${S}MB.spv"; else f="$OUT/bench-${S}MB-passthrough.spv"; fi
+    recipe="$GEN_SUM $FIXTURE $N $mode"
+    if [ "$FORCE" = 0 ] && [ -f "$f" ] && [ "$(cat "$f.recipe" 2>/dev/null)" = "$recipe" ]; then
+      say "$(basename "$f"): up to date ($(filesize "$f") bytes, $N clones)"
+    else
+      say "$(basename "$f"): $N clones of $FIXTURE ($mode)"
+      python3 "$GEN" "$ASM" -n "$N" --mode "$mode" -o "$TMP/big.spvasm"
+      assemble "$TMP/big.spvasm" "$f"
+      rm -f "$TMP/big.spvasm"
+      printf '%s\n' "$recipe" > "$f.recipe"
+      say "  $(filesize "$f") bytes"
+    fi
+    check "$f" "$mode"
+  done
+done
+
+if [ -n "$SMALLEST" ]; then
+  f="$OUT/bench-${SMALLEST}MB.spv"
+  t0=$(date +%s%N)
+  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --validate --quiet || die "the native output of $f fails spirv-val"
+  t1=$(date +%s%N)
+  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --no-validate --quiet
+  t2=$(date +%s%N)
+  say "native output of $(basename "$f") passes spirv-val (spec-link --validate $(( (t1 - t0) / 1000000 )) ms, --no-validate $(( (t2 - t1) / 1000000 )) ms)"
+  rm -f "$TMP/val.spv"
+fi
+
+# --- sets of small modules for linking -----------------------------------------------------
+if [ "$LINK" = 1 ]; then
+  ALL="$OUT/link-all"
+  COUNT=9000
+  LFIX=("$FIXTURES/basic/image0.input.spvasm" "$FIXTURES/basic-O0/image0.input.spvasm" "$FIXTURES/types/image0.input.spvasm")
+  recipe="$(cat "$GEN" "${LFIX[@]}" | sha256sum | cut -c1-16) $COUNT"
+  if [ "$FORCE" = 0 ] && [ "$(cat "$ALL/.recipe" 2>/dev/null)" = "$recipe" ]; then
+    say "link-all: up to date ($COUNT modules)"
+  else
+    say "link-all: $COUNT single-clone modules of basic, basic-O0, types"
+    rm -rf "$ALL" "$OUT"/link-{1k,3k,9k}
+    mkdir -p "$ALL"
+    python3 "$GEN" "${LFIX[@]}" -n "$COUNT" --split-dir "$TMP/link"
+    # -P2: two cores
+    find "$TMP/link" -name '*.spvasm' -print0 | sort -z |
+      xargs -0 -P2 -n 200 sh -c 'for t; do spirv-as --target-env '"$ENV"' "$t" -o "'"$ALL"'/$(basename "${t%.spvasm}").spv" || exit 255; done' _
+    rm -rf "$TMP/link"
+    [ "$(find "$ALL" -name '*.spv' | wc -l)" = "$COUNT" ] || die "link-all: not all modules were assembled"
+    printf '%s\n' "$recipe" > "$ALL/.recipe"
+  fi
+  for set in 1k:1000 3k:3000 9k:9000; do
+    name="link-${set%%:*}" n="${set##*:}"
+    if [ ! -d "$OUT/$name" ] || [ "$(find "$OUT/$name" -name '*.spv' | wc -l)" != "$n" ]; then
+      rm -rf "${OUT:?}/$name"
+      mkdir -p "$OUT/$name"
+      for ((i = 0; i < n; i++)); do printf 'm%05d.spv\0' "$i"; done |
+        (cd "$ALL" && xargs -0 ln -t "$OUT/$name")
+    fi
+    say "$name: $n modules, $(du -sb --apparent-size "$OUT/$name" | cut -f1) bytes"
+  done
+  # Each module alone must be accepted (a sample of 30 across the three fixtures).
+  for i in $(seq 0 300 8999) 1 2; do
+    m="$ALL/$(printf 'm%05d.spv' "$i")"
+    "$SPEC_LINK" "$m" -o "$TMP/m.spv" --validate --quiet || die "spec-link rejected $m"
+  done
+  say "link modules: a sample of 32 passes spec-link --validate"
+fi
+say "done; inputs in $OUT"
