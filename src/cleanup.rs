@@ -20,7 +20,7 @@ use crate::markers::Markers;
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Capability, Decoration, Op, StorageClass};
-use crate::module::idhash::{IdBits, IdMap, IdSet};
+use crate::module::idhash::{IdBits, IdSet, IdTable};
 
 fn is_annotation(op: u32) -> bool {
     [Op::Name, Op::MemberName, Op::Decorate, Op::MemberDecorate, Op::DecorateString, Op::MemberDecorateString]
@@ -30,7 +30,8 @@ fn is_annotation(op: u32) -> bool {
 
 struct Dce<'a> {
     index: &'a Index,
-    count: IdMap<u32, usize>,
+    /// Remaining uses of each candidate.
+    count: IdTable<u32>,
     removed_globals: IdSet<u32>,
 }
 
@@ -73,17 +74,17 @@ impl Dce<'_> {
     }
 }
 
-/// Ids used by instruction words (result type excluded: types are never candidates anyway).
+/// Ids used by instruction words (conservatively every word when undecodable).
 fn operand_ids(module: &Module, index: &Index, w: &[u32]) -> Vec<u32> {
-    match index.id_use_positions(module, w) {
-        Some(p) => p.into_iter().map(|k| w[k]).collect(),
-        None => w[1..].to_vec(),
-    }
+    let mut v = Vec::with_capacity(w.len());
+    index.visit_use_ids(module, w, |id| v.push(id));
+    v
 }
 
 /// Removes what lowering made dead (see the module docs).
 pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
-    let mut dce = Dce { index, count: IdMap::default(), removed_globals: IdSet::default() };
+    let budget = module.word_count() * 4;
+    let mut dce = Dce { index, count: IdTable::new(module.bound(), budget), removed_globals: IdSet::default() };
 
     // 1. Candidates.
     let mut seeds: Vec<u32> = Vec::new();
@@ -101,7 +102,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
     // Only removable definitions are candidates (types and the like are never counted); each
     // maps to its defining instruction.
-    let mut removable: IdMap<u32, usize> = IdMap::default();
+    // Defining instruction + 1 of each removable candidate (0 = not a candidate).
+    let mut removable: IdTable<u32> = IdTable::new(module.bound(), budget);
     let mut candidates = IdBits::new(module.bound(), module.word_count());
     let mut listed: Vec<u32> = markers.functions.clone();
     for &f in &markers.functions {
@@ -115,7 +117,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         if let Some(i) = dce.removable(module, id) {
             candidates.insert(id);
             listed.push(id);
-            removable.insert(id, i);
+            *removable.get_mut(id) = i as u32 + 1;
             if let Some(w) = module.inst(i) {
                 stack.extend(operand_ids(module, index, w));
             }
@@ -123,13 +125,13 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
 
     // 2. Count remaining uses, in the module and in what lowering appended.
-    let count_in = |w: &[u32], count: &mut IdMap<u32, usize>| {
+    let count_in = |w: &[u32], count: &mut IdTable<u32>| {
         if w[1..].iter().any(|&x| candidates.contains(x)) {
-            for id in operand_ids(module, index, w) {
+            index.visit_use_ids(module, w, |id| {
                 if candidates.contains(id) {
-                    *count.entry(id).or_default() += 1;
+                    *count.get_mut(id) += 1;
                 }
-            }
+            });
         }
     };
     for i in 0..module.len() {
@@ -159,10 +161,13 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     work.sort_unstable(); // deterministic order
     loop {
         while let Some(id) = work.pop() {
-            if dce.count.get(&id).copied().unwrap_or(0) > 0 {
+            if dce.count.get(id) > 0 {
                 continue;
             }
-            let Some(&i) = removable.get(&id) else { continue };
+            let i = match removable.get(id) {
+                0 => continue,
+                n => n as usize - 1,
+            };
             let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
             module.remove(i);
             for a in index.annotations(id) {
@@ -171,25 +176,27 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
                 dce.removed_globals.insert(id);
             }
-            for u in operand_ids(module, index, &w) {
-                if let Some(n) = dce.count.get_mut(&u) {
+            index.visit_use_ids(module, &w, |u| {
+                if candidates.contains(u) {
+                    let n = dce.count.get_mut(u);
                     *n = n.saturating_sub(1);
                     work.push(u);
                 }
-            }
+            });
         }
         // -O0 stores whose pointer nothing else uses any more.
         let mut progressed = false;
         for &s in &o0_stores {
             let Some(w) = module.inst(s).map(|w| w.to_vec()) else { continue };
-            if dce.count.get(&w[1]).copied().unwrap_or(0) == 1 {
+            if dce.count.get(w[1]) == 1 {
                 module.remove(s);
-                for u in operand_ids(module, index, &w) {
-                    if let Some(n) = dce.count.get_mut(&u) {
+                index.visit_use_ids(module, &w, |u| {
+                    if candidates.contains(u) {
+                        let n = dce.count.get_mut(u);
                         *n = n.saturating_sub(1);
                         work.push(u);
                     }
-                }
+                });
                 progressed = true;
             }
         }
@@ -216,7 +223,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 
     // 4. Marker declarations.
     for &f in &markers.functions {
-        if dce.count.get(&f).copied().unwrap_or(0) > 0 {
+        if dce.count.get(f) > 0 {
             return Err(Error::Lower(format!(
                 "marker function {} is still referenced by something other than a direct call (a function pointer?)",
                 index.display_name(f)

@@ -68,3 +68,38 @@ impl IdBits {
         }
     }
 }
+
+/// A map from ids to small values: an array indexed by id when the bound is cheap enough, a hash
+/// map otherwise. `V::default()` means absent.
+pub struct IdTable<V: Copy + Default + PartialEq> {
+    dense: Vec<V>,
+    sparse: IdMap<u32, V>,
+}
+
+impl<V: Copy + Default + PartialEq> IdTable<V> {
+    /// A table for ids below `bound`; dense when that costs at most `budget_bytes`.
+    pub fn new(bound: u32, budget_bytes: usize) -> Self {
+        let dense = if (bound as usize).saturating_mul(std::mem::size_of::<V>()) <= budget_bytes {
+            vec![V::default(); bound as usize]
+        } else {
+            Vec::new()
+        };
+        IdTable { dense, sparse: IdMap::default() }
+    }
+
+    #[inline]
+    pub fn get(&self, id: u32) -> V {
+        match self.dense.get(id as usize) {
+            Some(&v) => v,
+            None => self.sparse.get(&id).copied().unwrap_or_default(),
+        }
+    }
+
+    #[inline]
+    pub fn get_mut(&mut self, id: u32) -> &mut V {
+        match self.dense.get_mut(id as usize) {
+            Some(v) => v,
+            None => self.sparse.entry(id).or_default(),
+        }
+    }
+}

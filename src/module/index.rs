@@ -351,6 +351,20 @@ impl Index {
         inst::id_use_positions(words)
     }
 
+    /// Calls `f` with every id `words` uses (see [`Index::id_use_positions`]); when the
+    /// instruction cannot be decoded, with every word after the opcode (conservative).
+    #[inline]
+    pub fn visit_use_ids(&self, module: &Module, words: &[u32], mut f: impl FnMut(u32)) {
+        let op = words[0] & 0xffff;
+        if op != Op::ExtInst as u32 && op != Op::Switch as u32 && inst::visit_use_positions(words, |p| f(words[p])) {
+            return;
+        }
+        match self.id_use_positions(module, words) {
+            Some(p) => p.into_iter().for_each(|k| f(words[k])),
+            None => words[1..].iter().for_each(|&x| f(x)),
+        }
+    }
+
     /// The function that contains instruction `i`, if any.
     pub fn function_of(&self, i: usize) -> Option<&Function> {
         let k = self.functions.partition_point(|f| f.start <= i);

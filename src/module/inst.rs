@@ -196,6 +196,44 @@ fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     })
 }
 
+/// Calls `f` with the word position of every id this instruction uses, without allocating for
+/// the common fixed-layout instructions. Returns false (having called nothing) when the
+/// instruction cannot be decoded exactly.
+#[inline]
+pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
+    let op = words[0] & 0xffff;
+    let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
+    match Op::from_u32(op) {
+        Some(Op::Load) if words.len() >= 4 && plain_memory(4) => {
+            f(1);
+            f(3);
+            return true;
+        }
+        Some(Op::Store) if words.len() >= 3 && plain_memory(3) => {
+            f(1);
+            f(2);
+            return true;
+        }
+        _ => {}
+    }
+    if all_operands_are_ids(op) {
+        if let Some((has_type, has_result)) = result_info(op) {
+            if has_type {
+                f(1);
+            }
+            (1 + has_type as usize + has_result as usize..words.len()).for_each(f);
+            return true;
+        }
+    }
+    match id_use_positions(words) {
+        Some(p) => {
+            p.into_iter().for_each(f);
+            true
+        }
+        None => false,
+    }
+}
+
 /// Word positions (indices into `words`) of every id this instruction *uses*: its result type
 /// and id operands, not its result id. `None` when the instruction cannot be decoded exactly —
 /// callers must then assume any word may be an id.

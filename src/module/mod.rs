@@ -270,9 +270,11 @@ impl Module {
 
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
+        if self.edited.get(i) {
+            self.replaced.remove(&i);
+        }
         self.edited.set(i, true);
         self.removed.set(i, true);
-        self.replaced.remove(&i);
     }
 
     /// Replaces instruction `i` by `words` (complete instructions).
