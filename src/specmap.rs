@@ -87,7 +87,7 @@ pub struct SpecConstant {
     /// The value type id.
     pub ty: u32,
     /// Readable spelling of the type.
-    pub type_name: String,
+    pub type_name: std::sync::Arc<str>,
     pub size: u64,
     pub align: u64,
     pub tree: SpecNode,
@@ -161,6 +161,8 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Nu
     let first = index.spec_ids.iter().rev().find(|&&s| s != ITT_SPEC_ID).map_or(0, |&m| m as u64 + 1);
     let mut ids = SpecIds { next: first, used: &index.spec_ids, placeholder: false };
     let mut map = SpecMap { numbering: Some(numbering), ..SpecMap::default() };
+    // One readable type name per type, shared by its constants.
+    let mut type_names: HashMap<u32, std::sync::Arc<str>> = HashMap::new();
     let mut errors = Vec::new();
     for call in calls {
         if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
@@ -179,7 +181,7 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Nu
             }
             continue;
         }
-        match constant(&mut layout, &mut ids, call, index, numbering) {
+        match constant(&mut layout, &mut ids, call, index, numbering, &mut type_names) {
             Ok(mut c) => {
                 if let Err(e) = place(&mut map, &mut c, numbering) {
                     errors.push(e.to_string());
@@ -255,6 +257,7 @@ fn constant(
     call: &MarkerCall,
     index: &Index,
     numbering: Numbering,
+    names: &mut HashMap<u32, std::sync::Arc<str>>,
 ) -> Result<SpecConstant> {
     let at = || {
         format!(
@@ -304,7 +307,7 @@ fn constant(
     Ok(SpecConstant {
         symbolic_id: call.symbolic_id.clone(),
         ty: call.value_type,
-        type_name: layout.display(call.value_type),
+        type_name: names.entry(call.value_type).or_insert_with(|| layout.display(call.value_type).into()).clone(),
         size: sa.size,
         align: sa.align,
         tree,

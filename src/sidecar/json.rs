@@ -118,7 +118,7 @@ pub fn write(
             .iter()
             .map(|c| Constant {
                 symbolic_id: c.symbolic_id.to_string(),
-                ty: c.type_name.clone(),
+                ty: c.type_name.to_string(),
                 size: c.size,
                 spec_ids: c.spec_ids.clone(),
                 descriptors: c
