@@ -11,7 +11,8 @@ Every module (corpus/modules/**/*.spv, sorted; --sample K picks K at random with
 
     spec-link MODULE -o OUT --json OUT.json --no-validate [--spec-const MODE]
 
-(a fresh OUT per module, 2 at a time, each killed after --timeout seconds) and classified:
+(a fresh OUT per module, 2 at a time, each killed after --timeout seconds; the binary is copied
+first, so a concurrent `cargo build` does not disturb the run) and classified:
 
   processed      exit 0 and OUT written. The input "has markers" when its bytes contain
                  __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue
@@ -368,8 +369,10 @@ def report(results, args, elapsed, total_available):
 
     # per wheel
     L.append("")
-    L.append("| corpus folder | modules | processed | refused | bugs | spirv-val valid / invalid / unreadable |")
-    L.append("|---|---:|---:|---:|---:|---|")
+    val_cols = args.val != "none"
+    L.append("| corpus folder | modules | processed | refused | bugs |"
+             + (" spirv-val valid / invalid / unreadable |" if val_cols else ""))
+    L.append("|---|---:|---:|---:|---:|" + ("---|" if val_cols else ""))
     by_wheel = collections.defaultdict(list)
     for r in results:
         by_wheel[r["wheel"]].append(r)
@@ -379,8 +382,8 @@ def report(results, args, elapsed, total_available):
         p = sum(c[k] for k in ("unchanged", "same-text", "CHANGED", "lowered", "MARKERS-LEFT"))
         b = sum(1 for r in rs if r["kind"] in BUG_KINDS or "kind_val" in r)
         v = collections.Counter(r.get("val_before") for r in rs)
-        L.append(f"| {w} | {len(rs)} | {p} | {c['refused']} | {b} | "
-                 f"{v['valid']} / {v['invalid']} / {v['unparsable']} |")
+        L.append(f"| {w} | {len(rs)} | {p} | {c['refused']} | {b} |"
+                 + (f" {v['valid']} / {v['invalid']} / {v['unparsable']} |" if val_cols else ""))
 
     if refusals:
         L.append("")

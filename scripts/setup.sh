@@ -26,6 +26,8 @@ PY_PACKAGES=(
   pytools==2026.1.1
   siphash24==1.9
   typing_extensions==4.16.0
+  # corpus extraction (scripts/corpus_extract.py): zstd frames
+  zstandard==0.25.0
 )
 APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time)
 
