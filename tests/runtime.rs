@@ -35,6 +35,32 @@ fn ocl_run(spv: &Path, prop: Option<&Path>, run_json: &Path, extra: &[&str]) -> 
     cmd.output().expect("run scripts/ocl_run.py")
 }
 
+/// Lowers `bytes` in `mode`/`layout` (validated) and writes `<tag>.spv`, `.prop` and `.json`
+/// into `dir`; returns their paths.
+fn lower_to_files(
+    dir: &Path,
+    name: &str,
+    bytes: Vec<u8>,
+    mode: SpecConstMode,
+    layout: EmulationLayout,
+    tag: &str,
+) -> (PathBuf, PathBuf, PathBuf) {
+    let out = process(
+        &[Input { name: name.to_string(), bytes }],
+        &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
+    )
+    .unwrap_or_else(|e| panic!("{name} {tag}: {e}"));
+    let paths = (
+        dir.join(format!("{name}.{tag}.spv")),
+        dir.join(format!("{name}.{tag}.prop")),
+        dir.join(format!("{name}.{tag}.json")),
+    );
+    std::fs::write(&paths.0, &out.module).unwrap();
+    std::fs::write(&paths.1, &out.prop).unwrap();
+    std::fs::write(&paths.2, &out.json).unwrap();
+    paths
+}
+
 #[test]
 fn fixtures_run_like_dpcpp() {
     let tmp = std::env::temp_dir().join(format!("spec-link-runtime-{}", std::process::id()));
@@ -45,20 +71,7 @@ fn fixtures_run_like_dpcpp() {
         let dir = input.parent().unwrap();
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let run_json = dir.join("run.json");
-        let lower = |mode, layout, tag: &str| {
-            let out = process(
-                &[Input { name: name.clone(), bytes: std::fs::read(&input).unwrap() }],
-                &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
-            )
-            .unwrap();
-            let spv = tmp.join(format!("{name}.{tag}.spv"));
-            let prop = tmp.join(format!("{name}.{tag}.prop"));
-            let json = tmp.join(format!("{name}.{tag}.json"));
-            std::fs::write(&spv, &out.module).unwrap();
-            std::fs::write(&prop, &out.prop).unwrap();
-            std::fs::write(&json, &out.json).unwrap();
-            (spv, prop, json)
-        };
+        let lower = |mode, layout, tag: &str| lower_to_files(&tmp, &name, std::fs::read(&input).unwrap(), mode, layout, tag);
         let (spv, prop, _) = lower(SpecConstMode::Native, EmulationLayout::Aligned, "native");
 
         let ours = ocl_run(&spv, Some(&prop), &run_json, &[]);
@@ -129,17 +142,7 @@ fn clang_cases_compute_expected_values() {
             ("defaults", SpecConstMode::DefaultValues, EmulationLayout::Aligned),
         ];
         for (tag, mode, layout) in modes {
-            let out = process(
-                &[Input { name: name.clone(), bytes: input.clone() }],
-                &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
-            )
-            .unwrap_or_else(|e| panic!("{name} {tag}: {e}"));
-            let spv = tmp.join(format!("{name}.{tag}.spv"));
-            let prop = tmp.join(format!("{name}.{tag}.prop"));
-            let json = tmp.join(format!("{name}.{tag}.json"));
-            std::fs::write(&spv, &out.module).unwrap();
-            std::fs::write(&prop, &out.prop).unwrap();
-            std::fs::write(&json, &out.json).unwrap();
+            let (spv, prop, json) = lower_to_files(&tmp, &name, input.clone(), mode, layout, tag);
             for image in spec["images"].as_array().unwrap() {
                 let n = image["image"].as_u64().unwrap().to_string();
                 let args: Vec<&str> = match mode {

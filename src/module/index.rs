@@ -127,16 +127,8 @@ fn is_preamble_or_annotation(op: u32) -> bool {
         Op::Name,
         Op::MemberName,
         Op::ModuleProcessed,
-        Op::Decorate,
-        Op::MemberDecorate,
-        Op::DecorationGroup,
-        Op::GroupDecorate,
-        Op::GroupMemberDecorate,
-        Op::DecorateId,
-        Op::DecorateString,
-        Op::MemberDecorateString,
     ];
-    OPS.iter().any(|&o| o as u32 == op)
+    OPS.iter().any(|&o| o as u32 == op) || is_annotation(op)
 }
 
 fn is_annotation(op: u32) -> bool {
