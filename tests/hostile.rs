@@ -80,3 +80,43 @@ fn ids_used_before_definition_are_handled() {
     let out = run(assemble_text(&text, "forward")).unwrap();
     assert_eq!(out.spec_map.constants.len(), 2);
 }
+
+/// Every input the fuzzers found a crash with (testdata/fuzz-regressions/, written by
+/// scripts/fuzz.sh) runs in every mode without a panic: an output or a clear error. Files named
+/// `<name>.1.spv` / `<name>.2.spv` are linked together.
+#[test]
+fn fuzz_regressions_do_not_panic() {
+    use spec_link::{EmulationLayout, SpecConstMode};
+    let dir = common::repo().join("testdata/fuzz-regressions");
+    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    files.sort();
+    let mut groups: Vec<Vec<std::path::PathBuf>> = Vec::new();
+    for f in files.into_iter().filter(|f| f.extension().is_some_and(|e| e == "spv")) {
+        let stem = f.file_name().unwrap().to_string_lossy().into_owned();
+        if stem.ends_with(".2.spv") {
+            continue;
+        }
+        if let Some(base) = stem.strip_suffix(".1.spv") {
+            groups.push(vec![f.clone(), dir.join(format!("{base}.2.spv"))]);
+        } else {
+            groups.push(vec![f]);
+        }
+    }
+    assert!(!groups.is_empty(), "no regression inputs in {}", dir.display());
+    for group in &groups {
+        let inputs: Vec<Input> = group
+            .iter()
+            .map(|p| Input { name: p.display().to_string(), bytes: std::fs::read(p).unwrap() })
+            .collect();
+        for (mode, layout) in [
+            (SpecConstMode::Native, EmulationLayout::Aligned),
+            (SpecConstMode::Emulation, EmulationLayout::Aligned),
+            (SpecConstMode::Emulation, EmulationLayout::Packed),
+            (SpecConstMode::DefaultValues, EmulationLayout::Aligned),
+        ] {
+            let opts = Options { mode, emulation_layout: layout, validation: Validation::Never, ..Options::default() };
+            // Ok or a clean Err; a panic fails the test.
+            let _ = process(&inputs, &opts);
+        }
+    }
+}

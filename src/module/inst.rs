@@ -117,9 +117,35 @@ impl Consumer for Capture {
     }
 }
 
+/// Whether rspirv's parser can read `op`'s operands when it is the operation of an
+/// `OpSpecConstantOp` (its operand parser panics on the kinds only the top level handles).
+fn safe_inside_spec_constant_op(op: u32) -> bool {
+    static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
+    let table = TABLE.get_or_init(|| {
+        let mut t = vec![false; 1 << 16];
+        for g in INSTRUCTION_TABLE.iter() {
+            t[g.opcode as u32 as usize] = g.operands.iter().all(|o| {
+                !matches!(
+                    o.kind,
+                    OperandKind::LiteralContextDependentNumber
+                        | OperandKind::LiteralSpecConstantOpInteger
+                        | OperandKind::PairLiteralIntegerIdRef
+                        | OperandKind::Debuginfo(_)
+                        | OperandKind::NonsemanticClspvreflection(_)
+                        | OperandKind::NonsemanticShaderDebuginfo100(_)
+                        | OperandKind::OpenclDebuginfo100(_)
+                )
+            });
+        }
+        t
+    });
+    table.get(op as usize).copied().unwrap_or(false)
+}
+
 /// Decodes one instruction with rspirv. `None` for unknown opcodes, malformed operands, and the
 /// instructions whose literals depend on a type rspirv would need the whole module for
-/// (`OpConstant`, `OpSpecConstant`, `OpSwitch`): callers read those by their fixed layout.
+/// (`OpConstant`, `OpSpecConstant`, `OpSwitch`): callers read those by their fixed layout. An
+/// `OpSpecConstantOp` is decoded only when its operation's operands are safe for rspirv's parser.
 pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
     let op = words[0] & 0xffff;
     if result_info(op).is_none()
@@ -127,6 +153,9 @@ pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
         || op == Op::SpecConstant as u32
         || op == Op::Switch as u32
     {
+        return None;
+    }
+    if op == Op::SpecConstantOp as u32 && !words.get(3).is_some_and(|&inner| safe_inside_spec_constant_op(inner)) {
         return None;
     }
     let mut bin = Vec::with_capacity(words.len() + 5);
