@@ -46,10 +46,12 @@ enum Layout {
 /// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
 /// property sets.
 ///
-/// Finds every call to __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue,
-/// numbers the spec constants (one SpecId per scalar leaf, depth-first), replaces each call with
-/// OpSpecConstant*/OpSpecConstantComposite, removes the markers and the globals they used, and
-/// describes the result in the [SYCL/specialization constants] property sets.
+/// Links the input modules (several inputs), finds every call to
+/// __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue, numbers the
+/// spec constants, replaces each call — with OpSpecConstant*/OpSpecConstantComposite (native), a
+/// load from a spec-constant buffer passed to the kernel (emulation) or its default value
+/// (default-values) — removes the markers and the globals they used, and describes the result in
+/// DPC++'s [SYCL/specialization constants] property sets.
 #[derive(Parser, Debug)]
 #[command(name = "spec-link", version, after_help = EXAMPLES)]
 struct Cli {
