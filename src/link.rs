@@ -27,6 +27,7 @@ use crate::module::index::Index;
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
 use spirv::{Decoration, Op, StorageClass};
+use crate::module::idhash::IdMap;
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 /// Linking options.
@@ -239,10 +240,17 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         return Err(Error::Link(model_errors));
     }
 
-    // Decorations per id (target masked), to tell apart types that only differ in decorations.
+    // Decorations (target masked) of the types and constants that may be deduplicated, to tell
+    // apart those that only differ in decorations. Only those ids are collected.
+    let dedupable: HashSet<u32> = insts
+        .iter()
+        .enumerate()
+        .filter(|(n, i)| sections[*n] == Section::Global && is_dedupable_global(i.words[0] & 0xffff))
+        .filter_map(|(_, i)| i.result)
+        .collect();
     let mut decorations_of: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
     for (n, inst) in insts.iter().enumerate() {
-        if sections[n] == Section::Annotation && inst.words.len() > 1 {
+        if sections[n] == Section::Annotation && inst.words.len() > 1 && dedupable.contains(&inst.words[1]) {
             let mut d = inst.words.clone();
             let target = d[1];
             d[1] = 0;
@@ -295,7 +303,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             }
         }
     }
-    let def_of: HashMap<u32, usize> = insts.iter().enumerate().filter_map(|(n, i)| i.result.map(|r| (r, n))).collect();
+    let def_of: IdMap<u32, usize> = insts.iter().enumerate().filter_map(|(n, i)| i.result.map(|r| (r, n))).collect();
     let type_of = |id: u32, replace: &HashMap<u32, u32>| -> Option<u32> {
         let n = *def_of.get(&id)?;
         let w = &insts[n].words;
@@ -688,7 +696,7 @@ fn model_name(w: &[u32]) -> String {
 }
 
 /// Whether two types are pointers of the same storage class (to different pointees).
-fn same_storage_pointers(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
@@ -700,7 +708,7 @@ fn same_storage_pointers(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: 
 
 /// Whether two function types differ only in the pointee types of pointers (same storage
 /// classes, same everything else).
-fn differ_only_in_pointees(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
     let (Some(wa), Some(wb)) = (words(a), words(b)) else { return false };
     let op = |w: &Vec<u32>| w[0] & 0xffff;
@@ -722,8 +730,8 @@ fn differ_only_in_pointees(insts: &[Inst], def_of: &HashMap<u32, usize>, replace
 }
 
 /// A readable spelling of a type of the linked module, for messages.
-fn describe_type(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, ty: Option<u32>) -> String {
-    fn go(insts: &[Inst], def_of: &HashMap<u32, usize>, replace: &HashMap<u32, u32>, id: u32, depth: usize) -> String {
+fn describe_type(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, ty: Option<u32>) -> String {
+    fn go(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, id: u32, depth: usize) -> String {
         let id = resolve(replace, id);
         if depth > 8 {
             return "…".into();
