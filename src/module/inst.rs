@@ -305,17 +305,6 @@ pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     (pos == words.len()).then_some(out)
 }
 
-/// Whether `words` uses `id` (as a result type or id operand). Exact for decodable instructions;
-/// for the rest, any word after the opcode equal to `id` counts (conservative).
-pub fn uses_id(words: &[u32], id: u32) -> bool {
-    if !words[1..].contains(&id) {
-        return false;
-    }
-    match id_use_positions(words) {
-        Some(pos) => pos.iter().any(|&p| words[p] == id),
-        None => true,
-    }
-}
 
 /// How the operands of an extended instruction set are laid out.
 #[derive(Clone, Copy)]
