@@ -355,14 +355,18 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         for imp in &imports {
             let imp_ty = type_of(imp.id, &replace);
             if imp_ty != def_ty {
+                // "imported by a.spv as T, exported by b.spv as U" for messages.
+                let both = format!(
+                    "\"{shown}\": imported by {} as {}, exported by {} as {}",
+                    inputs[imp.input].name,
+                    describe_type(&insts, &def_of, &replace, imp_ty),
+                    inputs[def.input].name,
+                    describe_type(&insts, &def_of, &replace, def_ty)
+                );
                 if let (Some(it), Some(dt)) = (imp_ty, def_ty) {
                     if same_storage_pointers(&insts, &def_of, &replace, it, dt) {
                         report.notes.push(format!(
-                            "\"{shown}\": imported by {} as {}, exported by {} as {}: the pointers differ only in pointee type; the import is a bitcast of the export",
-                            inputs[imp.input].name,
-                            describe_type(&insts, &def_of, &replace, imp_ty),
-                            inputs[def.input].name,
-                            describe_type(&insts, &def_of, &replace, def_ty)
+                            "{both}: the pointers differ only in pointee type; the import is a bitcast of the export"
                         ));
                         adapt_vars.push((imp.id, it, def.id));
                         if let Some(&n) = def_of.get(&imp.id) {
@@ -373,11 +377,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                     }
                     if differ_only_in_pointees(&insts, &def_of, &replace, it, dt) {
                         report.notes.push(format!(
-                            "\"{shown}\": imported by {} as {}, exported by {} as {}: the types differ only in pointer pointee types; calls are adapted with OpBitcast",
-                            inputs[imp.input].name,
-                            describe_type(&insts, &def_of, &replace, imp_ty),
-                            inputs[def.input].name,
-                            describe_type(&insts, &def_of, &replace, def_ty)
+                            "{both}: the types differ only in pointer pointee types; calls are adapted with OpBitcast"
                         ));
                         adapt.push((imp.id, it, dt));
                         replace.insert(imp.id, def.id);
@@ -386,13 +386,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                         continue;
                     }
                 }
-                link_errors.push(format!(
-                    "type mismatch for \"{shown}\": imported by {} as {}, exported by {} as {}",
-                    inputs[imp.input].name,
-                    describe_type(&insts, &def_of, &replace, imp_ty),
-                    inputs[def.input].name,
-                    describe_type(&insts, &def_of, &replace, def_ty)
-                ));
+                link_errors.push(format!("type mismatch for {both}"));
                 continue;
             }
             replace.insert(imp.id, def.id);
