@@ -67,7 +67,7 @@ fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
 }
 
 /// The first error line with numbers and ids masked, for comparing input and output errors.
-fn error_key(msg: &str) -> String {
+pub fn error_key(msg: &str) -> String {
     let first = msg.lines().find(|l| l.contains("error")).unwrap_or(msg.lines().next().unwrap_or(""));
     let mut out = String::new();
     let mut in_number = false;

@@ -69,23 +69,6 @@ fn val_error(bytes: &[u8], env: &str) -> Option<String> {
     Some(text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string())
 }
 
-/// Numbers (ids, line numbers) masked, as spec-link's validation policy does.
-fn mask(s: &str) -> String {
-    let mut out = String::new();
-    let mut in_digits = false;
-    for c in s.chars() {
-        if c.is_ascii_digit() {
-            if !in_digits {
-                out.push('N');
-            }
-            in_digits = true;
-        } else {
-            out.push(c);
-            in_digits = false;
-        }
-    }
-    out
-}
 
 /// `Ok(None)`: the output is valid. `Ok(Some(input))`: it fails spirv-val with the same (masked)
 /// first error as that input already has — a producer bug spec-link did not introduce.
@@ -94,7 +77,7 @@ fn valid_or_inherited(bytes: &[u8], env: &str, inputs: &[(&str, &[u8])]) -> Resu
     let Some(err) = val_error(bytes, env) else { return Ok(None) };
     for (name, input) in inputs {
         if let Some(e) = val_error(input, env) {
-            if mask(&e) == mask(&err) {
+            if spec_link::validate::error_key(&e) == spec_link::validate::error_key(&err) {
                 return Ok(Some(format!("{name}: {e}")));
             }
         }
