@@ -82,7 +82,7 @@ fn main() -> ExitCode {
 }
 
 fn process(bytes: &[u8], name: &str, mode: SpecConstMode) -> spec_link::Result<spec_link::Output> {
-    let inputs = [Input { name: name.to_string(), bytes: bytes.to_vec() }];
+    let inputs = [Input::from_bytes(name.to_string(), bytes.to_vec())];
     let options = Options { mode, validation: Validation::Never, ..Default::default() };
     spec_link::process(&inputs, &options)
 }
@@ -105,15 +105,15 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
         time(runs, || specmap::build(&module, &index, &found.calls, specmap::Numbering::Native)),
     );
     push(
-        "write unedited (Module::to_bytes)",
-        time(runs, || module.to_bytes(index.names_end, index.annotation_end, index.globals_end)),
+        "write unedited (Module::write_to a sink)",
+        time(runs, || module.write_to(&mut std::io::sink(), index.names_end, index.annotation_end, index.globals_end).map(|_| 0)),
     );
     // Whole runs (input copied into an `Input`, as the binary does after reading the file).
     push("copy input bytes (to_vec, part of process below)", time(runs, || bytes.to_vec()));
-    push("process native", time(runs, || process(&bytes, &name, SpecConstMode::Native).map(|o| o.module.len())));
+    push("process native", time(runs, || process(&bytes, &name, SpecConstMode::Native).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))));
     push(
         "process emulation",
-        time(runs, || process(&bytes, &name, SpecConstMode::Emulation).map(|o| o.module.len())),
+        time(runs, || process(&bytes, &name, SpecConstMode::Emulation).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))),
     );
     let pt_path = input.with_file_name(format!(
         "{}-passthrough.spv",
@@ -123,7 +123,7 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
     if let Some(pt) = &pt {
         push(
             "process pass-through (-passthrough.spv)",
-            time(runs, || process(pt, &name, SpecConstMode::Native).map(|o| o.module.len())),
+            time(runs, || process(pt, &name, SpecConstMode::Native).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))),
         );
     }
     let out = process(&bytes, &name, SpecConstMode::Native)?;

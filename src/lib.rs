@@ -102,19 +102,103 @@ impl Default for Options {
     }
 }
 
-/// One input module.
+/// One input module: bytes to be parsed by [`process`], or a module already read into words by
+/// [`Input::read`] (no copy of its bytes is ever held).
 #[derive(Clone)]
 pub struct Input {
     /// File name for messages (`-` or `<stdin>` for standard input).
     pub name: String,
-    pub bytes: Vec<u8>,
+    data: InputData,
+}
+
+#[derive(Clone)]
+enum InputData {
+    Bytes(Vec<u8>),
+    Module(Box<Module>),
+}
+
+impl Input {
+    /// An input from its bytes (parsed, and any error reported, by [`process`]).
+    pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Input {
+        Input { name: name.into(), data: InputData::Bytes(bytes) }
+    }
+
+    /// Reads a module from `reader` straight into words; `size_hint` (e.g. the file's length)
+    /// avoids regrowing. Errors: the read's (as [`Error::Io`]) and the module's (as [`Error::InFile`]).
+    pub fn read(name: impl Into<String>, reader: &mut impl std::io::Read, size_hint: Option<u64>) -> Result<Input> {
+        let name = name.into();
+        let module = Module::read_from(reader, size_hint)
+            .map_err(|e| Error::Io { path: name.clone(), source: e })?
+            .map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
+        Ok(Input { name, data: InputData::Module(Box::new(module)) })
+    }
+
+    /// The input's bytes (rebuilt from its words if it was read by [`Input::read`]).
+    pub fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+        match &self.data {
+            InputData::Bytes(b) => std::borrow::Cow::Borrowed(b),
+            InputData::Module(m) => std::borrow::Cow::Owned(m.original_bytes()),
+        }
+    }
+
+    /// The module (parsed now if the input is bytes).
+    fn module(&self) -> Result<std::borrow::Cow<'_, Module>> {
+        let in_file = |e: Error| Error::InFile { file: self.name.clone(), source: Box::new(e) };
+        match &self.data {
+            InputData::Bytes(b) => Ok(std::borrow::Cow::Owned(Module::from_bytes(b).map_err(in_file)?)),
+            InputData::Module(m) => Ok(std::borrow::Cow::Borrowed(m)),
+        }
+    }
+
+    /// Takes the module out (the input keeps nothing).
+    fn take_module(&mut self) -> Result<Module> {
+        let data = std::mem::replace(&mut self.data, InputData::Bytes(Vec::new()));
+        match data {
+            InputData::Bytes(b) => {
+                Module::from_bytes(&b).map_err(|e| Error::InFile { file: self.name.clone(), source: Box::new(e) })
+            }
+            InputData::Module(m) => Ok(*m),
+        }
+    }
+}
+
+/// The output module. It is not built in memory: [`ModuleOutput::write_to`] writes it from the
+/// input's words and the edits; [`ModuleOutput::to_bytes`] builds it when bytes are wanted.
+#[derive(Debug)]
+pub struct ModuleOutput {
+    module: Module,
+    /// `(names_end, annotation_end, globals_end)` of the edited module; `None`: unchanged.
+    sections: Option<(usize, usize, usize)>,
+}
+
+impl ModuleOutput {
+    /// Writes the module (in the input's byte order).
+    pub fn write_to<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
+        match self.sections {
+            None => self.module.write_original(out),
+            Some((n, a, g)) => self.module.write_to(out, n, a, g),
+        }
+    }
+
+    /// The module's bytes.
+    pub fn to_bytes(&self) -> Vec<u8> {
+        match self.sections {
+            None => self.module.original_bytes(),
+            Some((n, a, g)) => self.module.to_bytes(n, a, g),
+        }
+    }
+
+    /// Whether the output is the input unchanged (pass-through).
+    pub fn is_unchanged(&self) -> bool {
+        self.sections.is_none()
+    }
 }
 
 /// What a run produces. Nothing is written to disk by the library.
 #[derive(Debug)]
 pub struct Output {
     /// The output module, in the input's byte order.
-    pub module: Vec<u8>,
+    pub module: ModuleOutput,
     /// `.prop` text.
     pub prop: Vec<u8>,
     /// JSON sidecar.
@@ -170,7 +254,6 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         && !markers::may_have_markers(&module)
         && (options.mode != SpecConstMode::Emulation || !options.sidecars)
     {
-        let bytes = module.original_bytes();
         let map = specmap::SpecMap { numbering: Some(numbering), ..Default::default() };
         let (prop, json) = if options.sidecars {
             let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
@@ -182,10 +265,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let mut notes = Vec::new();
         let mut warnings = Vec::new();
-        let validated_with = validate_output(&bytes, &inputs, &module, kernel, options, &mut notes, &mut warnings)?;
+        let output = ModuleOutput { module, sections: None };
+        let validated_with = validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
         lap("validate", &mut timings);
         return Ok(Output {
-            module: bytes,
+            module: output,
             prop,
             json,
             spec_map: map,
@@ -246,7 +330,6 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         lap("cleanup", &mut timings);
     }
     // write
-    let bytes = module.to_bytes(index.names_end, index.annotation_end, index.globals_end);
     let (prop, json) = if options.sidecars {
         let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
         let prop = sidecar::prop::write(&sets);
@@ -258,10 +341,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     lap("write", &mut timings);
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
-    let validated_with = validate_output(&bytes, &inputs, &module, kernel, options, &mut notes, &mut warnings)?;
+    let output = ModuleOutput { module, sections: Some((index.names_end, index.annotation_end, index.globals_end)) };
+    let validated_with = validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
     lap("validate", &mut timings);
     Ok(Output {
-        module: bytes,
+        module: output,
         prop,
         json,
         calls: markers.calls.len(),
@@ -276,20 +360,19 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
 }
 
 /// Loads one module, or loads and links several; returns the module, the link report and a name
-/// for messages.
+/// for messages. A single input is taken out of `inputs`; linked inputs stay (for validation).
 fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(Module, Option<link::LinkReport>, String)> {
+    if let [one] = inputs {
+        let module = one.take_module()?;
+        return Ok((module, None, one.name.clone()));
+    }
     let in_file = |name: &str| {
         let name = name.to_string();
         move |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) }
     };
-    if let [one] = inputs {
-        let module = Module::from_bytes(&one.bytes).map_err(in_file(&one.name))?;
-        one.bytes = Vec::new();
-        return Ok((module, None, one.name.clone()));
-    }
     let mut modules = Vec::with_capacity(inputs.len());
     for input in inputs.iter() {
-        let module = Module::from_bytes(&input.bytes).map_err(in_file(&input.name))?;
+        let module = input.module()?;
         let index = Index::build(&module).map_err(in_file(&input.name))?;
         modules.push((module, index));
     }
@@ -310,14 +393,14 @@ fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(M
 /// Runs spirv-val on the output as `options` say, with the policy for errors the input already
 /// has (see [`validate`]); returns the target environment used, if it ran.
 fn validate_output(
-    bytes: &[u8],
+    output: &ModuleOutput,
     inputs: &[Input],
-    module: &Module,
     kernel: bool,
     options: &Options,
     notes: &mut Vec<String>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
+    let module = &output.module;
     let env = options
         .target_env
         .clone()
@@ -332,15 +415,14 @@ fn validate_output(
             "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
         )),
         _ => {
-            // A single input's bytes were freed after loading; its words are still the module's.
-            let rebuilt;
-            let originals: Vec<&[u8]> = if inputs.len() == 1 {
-                rebuilt = module.original_bytes();
-                vec![rebuilt.as_slice()]
+            // A single input was taken out of `inputs`; its words are still the module's.
+            let originals: Vec<std::borrow::Cow<[u8]>> = if inputs.len() == 1 {
+                vec![std::borrow::Cow::Owned(module.original_bytes())]
             } else {
-                inputs.iter().map(|i| i.bytes.as_slice()).collect()
+                inputs.iter().map(|i| i.bytes()).collect()
             };
-            if let validate::Verdict::InheritedFromInput(e) = validate::check(bytes, &originals, &env)? {
+            let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
+            if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes(), &originals, &env)? {
                 warnings.push(format!(
                     "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
                 ));

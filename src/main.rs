@@ -4,7 +4,7 @@
 
 use clap::{Parser, ValueEnum};
 use spec_link::{process_owned, Error, Input, Options, SpecConstMode, Validation};
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -120,15 +120,13 @@ struct Cli {
 }
 
 fn read_input(name: &str) -> Result<Input, Error> {
-    let mut bytes = Vec::new();
     if name == "-" {
-        std::io::stdin()
-            .read_to_end(&mut bytes)
-            .map_err(|e| Error::Io { path: "<stdin>".into(), source: e })?;
-        return Ok(Input { name: "<stdin>".into(), bytes });
+        return Input::read("<stdin>", &mut std::io::stdin().lock(), None);
     }
-    bytes = std::fs::read(name).map_err(|e| Error::Io { path: name.into(), source: e })?;
-    Ok(Input { name: name.into(), bytes })
+    let io = |e| Error::Io { path: name.into(), source: e };
+    let mut file = std::fs::File::open(name).map_err(io)?;
+    let size = file.metadata().map_err(io)?.len();
+    Input::read(name, &mut file, Some(size))
 }
 
 /// Expands glob patterns (sorted per pattern); plain names and '-' pass through.
@@ -172,13 +170,19 @@ impl Drop for Staged {
     }
 }
 
-fn stage(dest: &Path, bytes: &[u8]) -> Result<Staged, Error> {
+/// Writes a file next to `dest` with `write`, to be renamed into place later.
+fn stage(
+    dest: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+) -> Result<Staged, Error> {
     let io = |e| Error::Io { path: dest.display().to_string(), source: e };
     let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file = dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
     let staged = Staged { tmp, dest: dest.to_path_buf() };
-    std::fs::write(&staged.tmp, bytes).map_err(io)?;
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
+    write(&mut out).map_err(io)?;
+    out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(staged)
 }
 
@@ -214,18 +218,18 @@ fn run(cli: &Cli) -> Result<(), Error> {
     // Stage every file first; rename only when all are written.
     let mut staged = Vec::new();
     if cli.output != "-" {
-        staged.push(stage(Path::new(&cli.output), &out.module)?);
+        staged.push(stage(Path::new(&cli.output), |w| out.module.write_to(w))?);
     }
     if let Some(p) = &cli.prop {
-        staged.push(stage(p, &out.prop)?);
+        staged.push(stage(p, |w| w.write_all(&out.prop))?);
     }
     if let Some(j) = &cli.json {
-        staged.push(stage(j, &out.json)?);
+        staged.push(stage(j, |w| w.write_all(&out.json))?);
     }
     if cli.output == "-" {
-        let mut stdout = std::io::stdout().lock();
-        stdout
-            .write_all(&out.module)
+        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
+        out.module
+            .write_to(&mut stdout)
             .and_then(|_| stdout.flush())
             .map_err(|e| Error::Io { path: "<stdout>".into(), source: e })?;
     }

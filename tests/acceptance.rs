@@ -13,7 +13,7 @@ fn check_case(case: &std::path::Path, mode: SpecConstMode, failures: &mut Vec<St
     let reference: Value = serde_json::from_str(&std::fs::read_to_string(case.join("reference.json")).unwrap()).unwrap();
     let bytes = common::assemble(&case.join("input.spvasm"));
     let opts = Options { mode, validation: Validation::Always, ..Options::default() };
-    let out = process(&[Input { name: name.clone(), bytes }], &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
+    let out = process(&[Input::from_bytes(name.clone(), bytes)], &opts).unwrap_or_else(|e| panic!("{name}: {e}"));
     let consts = reference["spec_constants"].as_array().unwrap();
     let ours: Vec<_> = out.spec_map.constants.iter().collect();
     if consts.len() != ours.len() {
@@ -114,7 +114,7 @@ fn sycl_2020_case_emulation_layout() {
     let e = &r["emulation"];
     let bytes = common::assemble(&case.join("input.spvasm"));
     let opts = Options { mode: SpecConstMode::Emulation, validation: Validation::Always, ..Options::default() };
-    let out = process(&[Input { name: "E".into(), bytes }], &opts).unwrap();
+    let out = process(&[Input::from_bytes("E", bytes)], &opts).unwrap();
     let map = &out.spec_map;
     for (sym, want) in e["descriptors"].as_object().unwrap() {
         let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().to_vec())]];

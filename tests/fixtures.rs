@@ -31,8 +31,8 @@ fn default_values_mode_leaves_no_spec_constants() {
     for input in images() {
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options { mode: SpecConstMode::DefaultValues, validation: Validation::Always, ..Options::default() };
-        let out = process(&[Input { name: input.display().to_string(), bytes }], &opts).unwrap();
-        let dis = common::disassemble(&out.module);
+        let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
+        let dis = common::disassemble(&out.module.to_bytes());
         assert!(!dis.contains("OpSpecConstant"), "{}: spec constants left", input.display());
         assert!(!dis.contains("SpecConstantValue"), "{}: marker left", input.display());
         let prop = String::from_utf8(out.prop).unwrap();
@@ -48,7 +48,7 @@ fn check_property_sets(mode: SpecConstMode, reference_suffix: &str) {
         let reference = input.to_str().unwrap().replace(".input.spv", reference_suffix);
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options { mode, validation: Validation::Always, ..Options::default() };
-        let out = match process(&[Input { name: input.display().to_string(), bytes }], &opts) {
+        let out = match process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts) {
             Ok(o) => o,
             Err(e) => {
                 failures.push(format!("{}: {e}", input.display()));
@@ -75,8 +75,8 @@ fn outputs_pass_spirv_val_where_dpcpp_does_not() {
     for input in images() {
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options { validation: Validation::Never, ..Options::default() };
-        let out = process(&[Input { name: input.display().to_string(), bytes }], &opts).unwrap();
-        common::spirv_val(&out.module, "spv1.4", &format!("spec-link's output for {}", input.display()));
+        let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
+        common::spirv_val(&out.module.to_bytes(), "spv1.4", &format!("spec-link's output for {}", input.display()));
         // DPC++'s own lowering keeps the Generic-storage-class string variables: spirv-val rejects it.
         let dpcpp = std::fs::read(input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.spv")).unwrap();
         let v = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
@@ -90,9 +90,9 @@ fn output_is_deterministic() {
         for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
             let bytes = std::fs::read(&input).unwrap();
             let opts = Options { mode, validation: Validation::Never, ..Options::default() };
-            let a = process(&[Input { name: "a".into(), bytes: bytes.clone() }], &opts).unwrap();
-            let b = process(&[Input { name: "a".into(), bytes }], &opts).unwrap();
-            assert_eq!(a.module, b.module);
+            let a = process(&[Input::from_bytes("a", bytes.clone())], &opts).unwrap();
+            let b = process(&[Input::from_bytes("a", bytes)], &opts).unwrap();
+            assert_eq!(a.module.to_bytes(), b.module.to_bytes());
             assert_eq!(a.prop, b.prop);
             assert_eq!(a.json, b.json);
         }
@@ -105,9 +105,9 @@ fn running_on_own_output_changes_nothing() {
     for input in images() {
         for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
             let opts = Options { mode, validation: Validation::Never, ..Options::default() };
-            let first = process(&[Input { name: "a".into(), bytes: std::fs::read(&input).unwrap() }], &opts).unwrap();
-            let second = process(&[Input { name: "b".into(), bytes: first.module.clone() }], &opts).unwrap();
-            assert_eq!(second.module, first.module, "{} {mode:?}: second run changed the module", input.display());
+            let first = process(&[Input::from_bytes("a", std::fs::read(&input).unwrap())], &opts).unwrap();
+            let second = process(&[Input::from_bytes("b", first.module.to_bytes())], &opts).unwrap();
+            assert_eq!(second.module.to_bytes(), first.module.to_bytes(), "{} {mode:?}: second run changed the module", input.display());
             assert!(second.spec_map.constants.is_empty(), "{} {mode:?}", input.display());
             assert!(second.prop.is_empty());
         }

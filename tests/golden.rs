@@ -41,7 +41,7 @@ fn golden_cases() {
             let p = case.join(file);
             if p.exists() {
                 let bytes = if file.ends_with("asm") { common::assemble(&p) } else { std::fs::read(&p).unwrap() };
-                inputs.push(Input { name: file.replace(".spvasm", ".spv"), bytes });
+                inputs.push(Input::from_bytes(file.replace(".spvasm", ".spv"), bytes));
             }
         }
         let many = case.join("inputs/*.spvasm");
@@ -49,7 +49,7 @@ fn golden_cases() {
         files.sort();
         for p in files {
             let file = p.file_name().unwrap().to_string_lossy().replace(".spvasm", ".spv");
-            inputs.push(Input { name: file, bytes: common::assemble(&p) });
+            inputs.push(Input::from_bytes(file, common::assemble(&p)));
         }
         if inputs.is_empty() {
             continue;
@@ -78,7 +78,7 @@ fn golden_cases() {
         };
         assert!(out.validated_with.is_some(), "{name}: output was not validated");
         let checks = [
-            ("expected.spvasm", common::disassemble(&out.module)),
+            ("expected.spvasm", common::disassemble(&out.module.to_bytes())),
             ("expected.prop", String::from_utf8(out.prop).unwrap()),
             ("expected.json", String::from_utf8(out.json).unwrap()),
         ];

@@ -20,7 +20,7 @@ fn assemble_text(text: &str, name: &str) -> Vec<u8> {
 
 fn run(bytes: Vec<u8>) -> Result<spec_link::Output, spec_link::Error> {
     let opts = Options { validation: Validation::Never, ..Options::default() };
-    process(&[Input { name: "hostile.spv".into(), bytes }], &opts)
+    process(&[Input::from_bytes("hostile.spv", bytes)], &opts)
 }
 
 fn expect_err(bytes: Vec<u8>, needle: &str) {
@@ -37,7 +37,7 @@ fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     let mut bytes = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
     bytes[12..16].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
     let out = run(bytes.clone()).unwrap();
-    assert_eq!(out.module, bytes);
+    assert_eq!(out.module.to_bytes(), bytes);
 }
 
 #[test]
@@ -106,7 +106,7 @@ fn fuzz_regressions_do_not_panic() {
     for group in &groups {
         let inputs: Vec<Input> = group
             .iter()
-            .map(|p| Input { name: p.display().to_string(), bytes: std::fs::read(p).unwrap() })
+            .map(|p| Input::from_bytes(p.display().to_string(), std::fs::read(p).unwrap()))
             .collect();
         for (mode, layout) in [
             (SpecConstMode::Native, EmulationLayout::Aligned),

@@ -46,7 +46,7 @@ fn lower_to_files(
     tag: &str,
 ) -> (PathBuf, PathBuf, PathBuf) {
     let out = process(
-        &[Input { name: name.to_string(), bytes }],
+        &[Input::from_bytes(name.to_string(), bytes)],
         &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
     )
     .unwrap_or_else(|e| panic!("{name} {tag}: {e}"));
@@ -55,7 +55,7 @@ fn lower_to_files(
         dir.join(format!("{name}.{tag}.prop")),
         dir.join(format!("{name}.{tag}.json")),
     );
-    std::fs::write(&paths.0, &out.module).unwrap();
+    std::fs::write(&paths.0, &out.module.to_bytes()).unwrap();
     std::fs::write(&paths.1, &out.prop).unwrap();
     std::fs::write(&paths.2, &out.json).unwrap();
     paths

@@ -5,8 +5,8 @@
 //! Invariants kept by [`Module`]:
 //! - `words` are the input words in host order (a big-endian input is swapped once on load and
 //!   swapped back on write); they are never modified after load;
-//! - `insts[i]` is the `(offset, word count)` of the i-th instruction, every word count is ≥ 1 and
-//!   every instruction lies inside `words` (checked by [`Module::from_bytes`]);
+//! - `insts[i]` is the word offset of the i-th instruction (its word count is in its first word);
+//!   every word count is ≥ 1 and every instruction lies inside `words` (checked on load);
 //! - edits (removals, replacements, appended instructions) live beside the words and are only
 //!   applied by [`Module::to_bytes`]; [`Module::inst`] returns the current (edited) words;
 //! - only [`ids::IdAllocator`] raises the id bound.
@@ -27,15 +27,6 @@ use idhash::IdMap;
 pub const MAGIC: u32 = 0x0723_0203;
 /// Number of header words.
 pub const HEADER_WORDS: usize = 5;
-
-/// Where an instruction sits in the words.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct InstRef {
-    /// Offset of the first word (the opcode/word-count word) in `Module::words`.
-    pub offset: u32,
-    /// Word count (≥ 1).
-    pub len: u32,
-}
 
 /// A set of instruction indices (one bit each).
 #[derive(Clone, Debug)]
@@ -75,10 +66,11 @@ impl Bits {
 }
 
 /// A SPIR-V module as words + index + pending edits.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 pub struct Module {
     words: Vec<u32>,
-    insts: Vec<InstRef>,
+    /// Word offset of each instruction (4 bytes an instruction: the index is a fraction of the module).
+    insts: Vec<u32>,
     /// The module was big-endian on input (and is written back big-endian).
     pub big_endian: bool,
     /// The id bound; raised only by [`ids::IdAllocator`].
@@ -102,43 +94,57 @@ impl Module {
     /// order), that the length is a whole number of words, and that every word count is non-zero
     /// and stays inside the module. Nothing is allocated by the declared bound.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module> {
-        if bytes.is_empty() {
-            return Err(Error::Binary("not a SPIR-V module: the input is empty".into()));
+        check_length(bytes.len() as u64)?;
+        let words: Vec<u32> =
+            bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        Self::from_le_words(words)
+    }
+
+    /// Reads a module straight into words (the bytes are never held as a whole: peak memory is
+    /// the module's size, or `size_hint` when given and right). Same checks as [`Module::from_bytes`].
+    pub fn read_from(reader: &mut impl std::io::Read, size_hint: Option<u64>) -> std::io::Result<Result<Module>> {
+        let cap = size_hint.map_or(0, |n| (n / 4).min(1 << 30) as usize);
+        let mut words: Vec<u32> = Vec::with_capacity(cap);
+        let mut buf = vec![0u8; 1 << 16];
+        let mut have = 0usize; // bytes in buf
+        let mut total = 0u64;
+        loop {
+            let n = match reader.read(&mut buf[have..]) {
+                Ok(0) => break,
+                Ok(n) => n,
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+                Err(e) => return Err(e),
+            };
+            total += n as u64;
+            have += n;
+            let whole = have / 4 * 4;
+            words.extend(buf[..whole].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            buf.copy_within(whole..have, 0);
+            have -= whole;
         }
-        if bytes.len() < HEADER_WORDS * 4 {
-            return Err(Error::Binary(format!(
-                "not a SPIR-V module: {} bytes is shorter than the 20-byte header",
-                bytes.len()
-            )));
+        if let Err(e) = check_length(total) {
+            return Ok(Err(e));
         }
-        if bytes.len() % 4 != 0 {
-            return Err(Error::Binary(format!(
-                "truncated SPIR-V module: {} bytes is not a whole number of 32-bit words",
-                bytes.len()
-            )));
-        }
-        let first = [bytes[0], bytes[1], bytes[2], bytes[3]];
-        let big_endian = if u32::from_le_bytes(first) == MAGIC {
+        Ok(Self::from_le_words(words))
+    }
+
+    /// A module from words read as little-endian (swapped here if the magic says big-endian).
+    fn from_le_words(mut words: Vec<u32>) -> Result<Module> {
+        let first = words.first().copied().unwrap_or(0);
+        let big_endian = if first == MAGIC {
             false
-        } else if u32::from_be_bytes(first) == MAGIC {
+        } else if first.swap_bytes() == MAGIC {
             true
         } else {
             return Err(Error::Binary(format!(
-                "not a SPIR-V module: wrong magic number 0x{:08x} (expected 0x07230203)",
-                u32::from_le_bytes(first)
+                "not a SPIR-V module: wrong magic number 0x{first:08x} (expected 0x07230203)"
             )));
         };
-        let words: Vec<u32> = bytes
-            .chunks_exact(4)
-            .map(|c| {
-                let a = [c[0], c[1], c[2], c[3]];
-                if big_endian {
-                    u32::from_be_bytes(a)
-                } else {
-                    u32::from_le_bytes(a)
-                }
-            })
-            .collect();
+        if big_endian {
+            for w in &mut words {
+                *w = w.swap_bytes();
+            }
+        }
         Self::from_words(words, big_endian)
     }
 
@@ -148,6 +154,9 @@ impl Module {
         if words.len() < HEADER_WORDS || words[0] != MAGIC {
             return Err(Error::Binary("not a SPIR-V module".into()));
         }
+        if words.len() > u32::MAX as usize {
+            return Err(Error::Binary("the module is larger than 16 GiB".into()));
+        }
         let bound = words[3];
         if words[4] != 0 {
             return Err(Error::Binary(format!(
@@ -155,31 +164,7 @@ impl Module {
                 words[4]
             )));
         }
-        let mut insts = Vec::with_capacity(words.len() / 4);
-        let mut at = HEADER_WORDS;
-        while at < words.len() {
-            let wc = (words[at] >> 16) as usize;
-            let op = words[at] & 0xffff;
-            if wc == 0 {
-                return Err(Error::Malformed {
-                    offset: at,
-                    opcode: inst::op_name(op),
-                    message: "word count is 0".into(),
-                });
-            }
-            if at + wc > words.len() {
-                return Err(Error::Malformed {
-                    offset: at,
-                    opcode: inst::op_name(op),
-                    message: format!(
-                        "word count {wc} runs past the end of the module ({} words left)",
-                        words.len() - at
-                    ),
-                });
-            }
-            insts.push(InstRef { offset: at as u32, len: wc as u32 });
-            at += wc;
-        }
+        let insts = split(&words)?;
         let (edited, removed) = (Bits::new(insts.len()), Bits::new(insts.len()));
         Ok(Module {
             words,
@@ -228,19 +213,20 @@ impl Module {
     }
 
     /// The original words of instruction `i` (ignoring edits).
+    #[inline]
     pub fn original(&self, i: usize) -> &[u32] {
-        let r = self.insts[i];
-        &self.words[r.offset as usize..(r.offset + r.len) as usize]
+        let at = self.insts[i] as usize;
+        &self.words[at..at + (self.words[at] >> 16) as usize]
     }
 
     /// Word offset of instruction `i` in the input (for error messages).
     pub fn offset_of(&self, i: usize) -> usize {
-        self.insts[i].offset as usize
+        self.insts[i] as usize
     }
 
     /// Opcode of the original instruction `i`.
     pub fn opcode(&self, i: usize) -> u32 {
-        self.words[self.insts[i].offset as usize] & 0xffff
+        self.words[self.insts[i] as usize] & 0xffff
     }
 
     /// Number of words of the input module.
@@ -307,66 +293,122 @@ impl Module {
     /// The input module, unedited, in its byte order.
     pub fn original_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.words.len() * 4);
-        self.push_words(&mut out, &self.words);
+        let _ = self.write_words(&mut out, &self.words);
+        out
+    }
+
+    /// Writes the input module, unedited, in its byte order.
+    pub fn write_original<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
+        self.write_words(out, &self.words)
+    }
+
+    /// The edited module as bytes (see [`Module::write_to`]).
+    pub fn to_bytes(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u8> {
+        let extra = self.appended_names.len() + self.appended_annotations.len() + self.appended_globals.len();
+        let mut out = Vec::with_capacity((self.words.len() + extra) * 4);
+        // Writing to a Vec cannot fail.
+        let _ = self.write_to(&mut out, names_end, annotation_end, globals_end);
         out
     }
 
     /// Writes the edited module in its byte order. `names_end`, `annotation_end` and
     /// `globals_end` are the instruction indices before which appended names, annotations and
     /// globals go (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
-    /// Untouched runs of instructions are copied as one slice.
-    pub fn to_bytes(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u8> {
+    /// Untouched runs of instructions are copied as one slice; nothing is built in memory.
+    pub fn write_to<W: std::io::Write>(
+        &self,
+        out: &mut W,
+        names_end: usize,
+        annotation_end: usize,
+        globals_end: usize,
+    ) -> std::io::Result<()> {
         let mut stops: Vec<usize> = self.edited.iter().collect();
         stops.extend([names_end, annotation_end, globals_end, self.insts.len()]);
         stops.sort_unstable();
         stops.dedup();
-        let extra = self.appended_names.len() + self.appended_annotations.len() + self.appended_globals.len();
-        let mut out = Vec::with_capacity((self.words.len() + extra) * 4);
         let mut header = [0u32; HEADER_WORDS];
         header.copy_from_slice(&self.words[..HEADER_WORDS]);
         header[3] = self.bound;
-        self.push_words(&mut out, &header);
+        self.write_words(out, &header)?;
         let mut next = 0; // first instruction not yet written
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
-                let from = self.insts[next].offset as usize;
-                let to = self.insts.get(stop).map_or(self.words.len(), |r| r.offset as usize);
-                self.push_words(&mut out, &self.words[from..to]);
+                let from = self.insts[next] as usize;
+                let to = self.insts.get(stop).map_or(self.words.len(), |&r| r as usize);
+                self.write_words(out, &self.words[from..to])?;
                 next = stop;
             }
             if stop == next {
                 if stop == names_end {
-                    self.push_words(&mut out, &self.appended_names);
+                    self.write_words(out, &self.appended_names)?;
                 }
                 if stop == annotation_end {
-                    self.push_words(&mut out, &self.appended_annotations);
+                    self.write_words(out, &self.appended_annotations)?;
                 }
                 if stop == globals_end {
-                    self.push_words(&mut out, &self.appended_globals);
+                    self.write_words(out, &self.appended_globals)?;
                 }
                 if stop < self.insts.len() && self.edited.get(stop) {
                     if let Some(w) = self.replaced.get(&stop) {
                         if !self.removed.get(stop) {
-                            self.push_words(&mut out, w);
+                            self.write_words(out, w)?;
                         }
                     }
                     next = stop + 1;
                 }
             }
         }
-        out
+        Ok(())
     }
 
-    fn push_words(&self, out: &mut Vec<u8>, words: &[u32]) {
-        if self.big_endian {
-            for w in words {
-                out.extend_from_slice(&w.to_be_bytes());
+    /// Writes words in the module's byte order, through a small buffer.
+    fn write_words<W: std::io::Write>(&self, out: &mut W, words: &[u32]) -> std::io::Result<()> {
+        let mut buf = [0u8; 1 << 15];
+        for chunk in words.chunks(buf.len() / 4) {
+            let bytes = &mut buf[..chunk.len() * 4];
+            for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
+                b.copy_from_slice(&if self.big_endian { w.to_be_bytes() } else { w.to_le_bytes() });
             }
-        } else {
-            for w in words {
-                out.extend_from_slice(&w.to_le_bytes());
-            }
+            out.write_all(bytes)?;
         }
+        Ok(())
     }
+}
 
+/// Checks a module's byte length (the messages of [`Module::from_bytes`]).
+fn check_length(len: u64) -> Result<()> {
+    if len == 0 {
+        return Err(Error::Binary("not a SPIR-V module: the input is empty".into()));
+    }
+    if len < HEADER_WORDS as u64 * 4 {
+        return Err(Error::Binary(format!("not a SPIR-V module: {len} bytes is shorter than the 20-byte header")));
+    }
+    if len % 4 != 0 {
+        return Err(Error::Binary(format!(
+            "truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words"
+        )));
+    }
+    Ok(())
+}
+
+/// Word offsets of the instructions after the header; every word count must be non-zero and
+/// stay inside the words.
+fn split(words: &[u32]) -> Result<Vec<u32>> {
+    let mut insts = Vec::with_capacity(words.len() / 4);
+    let mut at = HEADER_WORDS;
+    while at < words.len() {
+        let wc = (words[at] >> 16) as usize;
+        if wc == 0 || at + wc > words.len() {
+            let op = words[at] & 0xffff;
+            let message = if wc == 0 {
+                "word count is 0".into()
+            } else {
+                format!("word count {wc} runs past the end of the module ({} words left)", words.len() - at)
+            };
+            return Err(Error::Malformed { offset: at, opcode: inst::op_name(op), message });
+        }
+        insts.push(at as u32);
+        at += wc;
+    }
+    Ok(insts)
 }
