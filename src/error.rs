@@ -15,6 +15,9 @@ pub enum Error {
     },
     #[error("{0}")]
     Binary(String),
+    /// Writing the output failed (the caller knows where it was going).
+    #[error("cannot write the output: {0}")]
+    Write(#[source] std::io::Error),
     /// An error of another kind, in the named input file.
     #[error("{file}: {source}")]
     InFile {

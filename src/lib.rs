@@ -7,7 +7,8 @@
 //! 3. `assign` — [`specmap::build`]: SpecIds, descriptors, default bytes;
 //! 4. `lower` — [`lower::native::lower_native`], then [`lower::apply_replacements`];
 //! 5. `cleanup` — [`cleanup::cleanup`] (post-condition: no marker survives);
-//! 6. `write` — module bytes in the input's byte order, `.prop` and JSON sidecars;
+//! 6. `sidecars` — the `.prop` and JSON sidecars (the module is not built: [`ModuleOutput`]
+//!    writes it from the input's words and the edits);
 //! 7. `validate` — `spirv-val` on the output (see [`Validation`]).
 //!
 //! Library code never prints and never exits; the binary does.
@@ -104,17 +105,17 @@ impl Default for Options {
 
 /// One input module: bytes to be parsed by [`process`], or a module already read into words by
 /// [`Input::read`] (no copy of its bytes is ever held).
-#[derive(Clone)]
 pub struct Input {
     /// File name for messages (`-` or `<stdin>` for standard input).
     pub name: String,
     data: InputData,
 }
 
-#[derive(Clone)]
 enum InputData {
     Bytes(Vec<u8>),
     Module(Box<Module>),
+    /// Only the prefix was read: it names no marker ([`Input::read_lazily`]).
+    Lazy(Box<module::stream::Prefix>),
 }
 
 impl Input {
@@ -133,64 +134,120 @@ impl Input {
         Ok(Input { name, data: InputData::Module(Box::new(module)) })
     }
 
+    /// Like [`Input::read`], but a module whose prefix names no marker is not read further:
+    /// if [`process`] passes it through, its rest is copied from the reader to the output by
+    /// [`ModuleOutput::write_to`] without being held in memory (see [`module::stream`]).
+    pub fn read_lazily(name: impl Into<String>, reader: Box<dyn std::io::Read + Send>, size_hint: Option<u64>) -> Result<Input> {
+        let name = name.into();
+        let lazy = module::stream::read_lazily(reader, size_hint, markers::ends_names_and_annotations, markers::names_marker)
+            .map_err(|e| Error::Io { path: name.clone(), source: e })?
+            .map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
+        let data = match lazy {
+            module::stream::Lazy::Whole(m) => InputData::Module(Box::new(m)),
+            module::stream::Lazy::Prefix(p) => InputData::Lazy(Box::new(p)),
+        };
+        Ok(Input { name, data })
+    }
+
     /// The input's bytes (rebuilt from its words if it was read by [`Input::read`]).
-    pub fn bytes(&self) -> std::borrow::Cow<'_, [u8]> {
+    pub fn bytes(&self) -> Result<std::borrow::Cow<'_, [u8]>> {
         match &self.data {
-            InputData::Bytes(b) => std::borrow::Cow::Borrowed(b),
-            InputData::Module(m) => std::borrow::Cow::Owned(m.original_bytes()),
+            InputData::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
+            InputData::Module(m) => Ok(std::borrow::Cow::Owned(m.original_bytes())),
+            InputData::Lazy(_) => Err(self.lazy_error()),
         }
     }
 
-    /// The module (parsed now if the input is bytes).
-    fn module(&self) -> Result<std::borrow::Cow<'_, Module>> {
-        let in_file = |e: Error| Error::InFile { file: self.name.clone(), source: Box::new(e) };
+    fn lazy_error(&self) -> Error {
+        Error::Unsupported(format!("{}: an input read lazily can be processed only once, by process_owned", self.name))
+    }
+
+    /// A copy (an input read lazily cannot be copied).
+    fn try_clone(&self) -> Result<Input> {
+        let data = match &self.data {
+            InputData::Bytes(b) => InputData::Bytes(b.clone()),
+            InputData::Module(m) => InputData::Module(m.clone()),
+            InputData::Lazy(_) => return Err(self.lazy_error()),
+        };
+        Ok(Input { name: self.name.clone(), data })
+    }
+
+    /// Makes the input a module (parsing bytes, reading the rest of a lazy input).
+    fn load(&mut self) -> Result<&Module> {
+        let in_file = |name: &str, e: Error| Error::InFile { file: name.to_string(), source: Box::new(e) };
+        let data = std::mem::replace(&mut self.data, InputData::Bytes(Vec::new()));
+        let module = match data {
+            InputData::Bytes(b) => Module::from_bytes(&b).map_err(|e| in_file(&self.name, e))?,
+            InputData::Module(m) => *m,
+            InputData::Lazy(p) => p
+                .into_module()
+                .map_err(|e| Error::Io { path: self.name.clone(), source: e })?
+                .map_err(|e| in_file(&self.name, e))?,
+        };
+        self.data = InputData::Module(Box::new(module));
         match &self.data {
-            InputData::Bytes(b) => Ok(std::borrow::Cow::Owned(Module::from_bytes(b).map_err(in_file)?)),
-            InputData::Module(m) => Ok(std::borrow::Cow::Borrowed(m)),
+            InputData::Module(m) => Ok(m),
+            _ => Err(Error::PostCondition("input not loaded".into())),
         }
     }
 
     /// Takes the module out (the input keeps nothing).
     fn take_module(&mut self) -> Result<Module> {
-        let data = std::mem::replace(&mut self.data, InputData::Bytes(Vec::new()));
-        match data {
-            InputData::Bytes(b) => {
-                Module::from_bytes(&b).map_err(|e| Error::InFile { file: self.name.clone(), source: Box::new(e) })
-            }
+        self.load()?;
+        match std::mem::replace(&mut self.data, InputData::Bytes(Vec::new())) {
             InputData::Module(m) => Ok(*m),
+            _ => Err(Error::PostCondition("input not loaded".into())),
         }
     }
 }
 
 /// The output module. It is not built in memory: [`ModuleOutput::write_to`] writes it from the
-/// input's words and the edits; [`ModuleOutput::to_bytes`] builds it when bytes are wanted.
+/// input's words and the edits (or copies a lazily read input through); [`ModuleOutput::to_bytes`]
+/// builds it when bytes are wanted.
 #[derive(Debug)]
-pub struct ModuleOutput {
-    module: Module,
-    /// `(names_end, annotation_end, globals_end)` of the edited module; `None`: unchanged.
-    sections: Option<(usize, usize, usize)>,
+pub struct ModuleOutput(OutputRepr);
+
+#[derive(Debug)]
+enum OutputRepr {
+    /// The edited module with `(names_end, annotation_end, globals_end)`.
+    Edited(Box<Module>, (usize, usize, usize)),
+    /// The input, unchanged.
+    Unchanged(Box<Module>),
+    /// The input, unchanged, still to be read (written once).
+    Streamed(std::cell::RefCell<Option<(String, Box<module::stream::Prefix>)>>),
 }
 
 impl ModuleOutput {
-    /// Writes the module (in the input's byte order).
-    pub fn write_to<W: std::io::Write>(&self, out: &mut W) -> std::io::Result<()> {
-        match self.sections {
-            None => self.module.write_original(out),
-            Some((n, a, g)) => self.module.write_to(out, n, a, g),
+    /// Writes the module (in the input's byte order). Write errors are [`Error::Write`]. A module
+    /// passed through from an input read lazily is copied here, once, and checked as it passes:
+    /// its errors are the input's (see [`module::stream`]).
+    pub fn write_to<W: std::io::Write>(&self, out: &mut W) -> Result<()> {
+        match &self.0 {
+            OutputRepr::Edited(m, (n, a, g)) => m.write_to(out, *n, *a, *g).map_err(Error::Write),
+            OutputRepr::Unchanged(m) => m.write_original(out).map_err(Error::Write),
+            OutputRepr::Streamed(cell) => {
+                let Some((name, mut prefix)) = cell.borrow_mut().take() else {
+                    return Err(Error::Unsupported("a streamed output can be written only once".into()));
+                };
+                prefix.copy_to(out).map_err(|e| match e {
+                    Error::Write(e) => Error::Write(e),
+                    Error::Io { source, .. } => Error::Io { path: name, source },
+                    e => Error::InFile { file: name, source: Box::new(e) },
+                })
+            }
         }
     }
 
     /// The module's bytes.
-    pub fn to_bytes(&self) -> Vec<u8> {
-        match self.sections {
-            None => self.module.original_bytes(),
-            Some((n, a, g)) => self.module.to_bytes(n, a, g),
-        }
+    pub fn to_bytes(&self) -> Result<Vec<u8>> {
+        let mut out = Vec::new();
+        self.write_to(&mut out)?;
+        Ok(out)
     }
 
     /// Whether the output is the input unchanged (pass-through).
     pub fn is_unchanged(&self) -> bool {
-        self.sections.is_none()
+        !matches!(self.0, OutputRepr::Edited(..))
     }
 }
 
@@ -223,7 +280,7 @@ pub struct Output {
 
 /// Runs every step on the inputs (see the crate docs).
 pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
-    process_owned(inputs.to_vec(), options)
+    process_owned(inputs.iter().map(Input::try_clone).collect::<Result<_>>()?, options)
 }
 
 /// [`process`] taking ownership of the inputs, so that a single input's bytes are freed as soon as
@@ -244,44 +301,37 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         timings.push((name, now - clock));
         clock = now;
     };
-    // load, and link when there are several inputs
-    let (mut module, link_report, name) = load_and_link(&mut inputs, &options.link)?;
-    lap("load", &mut timings);
-    let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
     // Pass-through: a single module that names no marker is written back unchanged, unindexed
     // (emulation sidecars still list the kernels, so they take the full path).
-    if link_report.is_none()
-        && !markers::may_have_markers(&module)
-        && (options.mode != SpecConstMode::Emulation || !options.sidecars)
-    {
-        let map = specmap::SpecMap { numbering: Some(numbering), ..Default::default() };
-        let (prop, json) = if options.sidecars {
-            let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
-            (sidecar::prop::write(&sets), sidecar::json::write(&map, options.mode.as_str(), &sets, None, None))
-        } else {
-            (Vec::new(), Vec::new())
+    let pass_through_mode = options.mode != SpecConstMode::Emulation || !options.sidecars;
+    // An input read lazily is not even read further, unless the output is to be validated.
+    if let [one] = inputs.as_mut_slice() {
+        let validating = match options.validation {
+            Validation::Never => false,
+            Validation::Always => true,
+            Validation::Auto => validate::spirv_val_available(),
         };
-        lap("write", &mut timings);
-        let kernel = module.declares_capability(spirv::Capability::Kernel);
-        let mut notes = Vec::new();
-        let mut warnings = Vec::new();
-        let output = ModuleOutput { module, sections: None };
-        let validated_with = validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
-        lap("validate", &mut timings);
-        return Ok(Output {
-            module: output,
-            prop,
-            json,
-            spec_map: map,
-            calls: 0,
-            kernels: None,
-            link_report: None,
-            validated_with,
-            notes,
-            warnings,
-            timings,
-        });
+        if pass_through_mode && !validating {
+            match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
+                InputData::Lazy(prefix) => {
+                    let output =
+                        ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some((one.name.clone(), prefix)))));
+                    return pass_through(output, &inputs, false, options, numbering, timings);
+                }
+                other => one.data = other,
+            }
+        }
     }
+    // load, and link when there are several inputs
+    let (module, link_report, name) = load_and_link(&mut inputs, &options.link)?;
+    lap("load", &mut timings);
+    let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
+    if link_report.is_none() && pass_through_mode && !markers::may_have_markers(&module) {
+        let kernel = module.declares_capability(spirv::Capability::Kernel);
+        let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
+        return pass_through(output, &inputs, kernel, options, numbering, timings);
+    }
+    let mut module = module;
     let index = Index::build(&module).map_err(wrap)?;
     lap("index", &mut timings);
     // find markers
@@ -338,10 +388,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     } else {
         (Vec::new(), Vec::new())
     };
-    lap("write", &mut timings);
+    lap("sidecars", &mut timings);
     // validate
     let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
-    let output = ModuleOutput { module, sections: Some((index.names_end, index.annotation_end, index.globals_end)) };
+    let sections = (index.names_end, index.annotation_end, index.globals_end);
+    let output = ModuleOutput(OutputRepr::Edited(Box::new(module), sections));
     let validated_with = validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
     lap("validate", &mut timings);
     Ok(Output {
@@ -352,6 +403,44 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         kernels,
         link_report,
         spec_map: map,
+        validated_with,
+        notes,
+        warnings,
+        timings,
+    })
+}
+
+/// The output of a run that changes nothing (no marker): the input, empty sidecars.
+fn pass_through(
+    output: ModuleOutput,
+    inputs: &[Input],
+    kernel: bool,
+    options: &Options,
+    numbering: specmap::Numbering,
+    mut timings: Vec<(&'static str, std::time::Duration)>,
+) -> Result<Output> {
+    let clock = std::time::Instant::now();
+    let map = specmap::SpecMap { numbering: Some(numbering), ..Default::default() };
+    let (prop, json) = if options.sidecars {
+        let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
+        (sidecar::prop::write(&sets), sidecar::json::write(&map, options.mode.as_str(), &sets, None, None))
+    } else {
+        (Vec::new(), Vec::new())
+    };
+    timings.push(("sidecars", clock.elapsed()));
+    let clock = std::time::Instant::now();
+    let mut notes = Vec::new();
+    let mut warnings = Vec::new();
+    let validated_with = validate_output(&output, inputs, kernel, options, &mut notes, &mut warnings)?;
+    timings.push(("validate", clock.elapsed()));
+    Ok(Output {
+        module: output,
+        prop,
+        json,
+        spec_map: map,
+        calls: 0,
+        kernels: None,
+        link_report: None,
         validated_with,
         notes,
         warnings,
@@ -371,8 +460,13 @@ fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(M
         move |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) }
     };
     let mut modules = Vec::with_capacity(inputs.len());
+    for input in inputs.iter_mut() {
+        input.load()?;
+    }
     for input in inputs.iter() {
-        let module = input.module()?;
+        let InputData::Module(module) = &input.data else {
+            return Err(Error::PostCondition("input not loaded".into()));
+        };
         let index = Index::build(&module).map_err(in_file(&input.name))?;
         modules.push((module, index));
     }
@@ -400,29 +494,39 @@ fn validate_output(
     notes: &mut Vec<String>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    let module = &output.module;
+    match options.validation {
+        Validation::Never => return Ok(None),
+        Validation::Auto if !validate::spirv_val_available() => {
+            notes.push("spirv-val is not on PATH: the output was not validated".into());
+            return Ok(None);
+        }
+        Validation::Always if !validate::spirv_val_available() => {
+            return Err(Error::Validation(
+                "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
+            ))
+        }
+        _ => {}
+    }
+    let module = match &output.0 {
+        OutputRepr::Edited(m, _) | OutputRepr::Unchanged(m) => m,
+        OutputRepr::Streamed(_) => {
+            return Err(Error::PostCondition("an output streamed from its input cannot be validated".into()))
+        }
+    };
     let env = options
         .target_env
         .clone()
         .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
     match options.validation {
-        Validation::Never => Ok(None),
-        Validation::Auto if !validate::spirv_val_available() => {
-            notes.push("spirv-val is not on PATH: the output was not validated".into());
-            Ok(None)
-        }
-        Validation::Always if !validate::spirv_val_available() => Err(Error::Validation(
-            "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
-        )),
         _ => {
             // A single input was taken out of `inputs`; its words are still the module's.
             let originals: Vec<std::borrow::Cow<[u8]>> = if inputs.len() == 1 {
                 vec![std::borrow::Cow::Owned(module.original_bytes())]
             } else {
-                inputs.iter().map(|i| i.bytes()).collect()
+                inputs.iter().map(|i| i.bytes()).collect::<Result<_>>()?
             };
             let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
-            if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes(), &originals, &env)? {
+            if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes()?, &originals, &env)? {
                 warnings.push(format!(
                     "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
                 ));

@@ -119,13 +119,21 @@ struct Cli {
     verbose: bool,
 }
 
-fn read_input(name: &str) -> Result<Input, Error> {
+/// Reads an input; a single input is read lazily (a module without markers is then copied to
+/// the output as it is read, never held in memory).
+fn read_input(name: &str, lazily: bool) -> Result<Input, Error> {
     if name == "-" {
+        if lazily {
+            return Input::read_lazily("<stdin>", Box::new(std::io::stdin()), None);
+        }
         return Input::read("<stdin>", &mut std::io::stdin().lock(), None);
     }
     let io = |e| Error::Io { path: name.into(), source: e };
     let mut file = std::fs::File::open(name).map_err(io)?;
     let size = file.metadata().map_err(io)?.len();
+    if lazily {
+        return Input::read_lazily(name, Box::new(file), Some(size));
+    }
     Input::read(name, &mut file, Some(size))
 }
 
@@ -173,15 +181,19 @@ impl Drop for Staged {
 /// Writes a file next to `dest` with `write`, to be renamed into place later.
 fn stage(
     dest: &Path,
-    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> std::io::Result<()>,
+    write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), Error>,
 ) -> Result<Staged, Error> {
     let io = |e| Error::Io { path: dest.display().to_string(), source: e };
+    let write_error = |e| match e {
+        Error::Write(e) => io(e),
+        e => e,
+    };
     let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file = dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
     let staged = Staged { tmp, dest: dest.to_path_buf() };
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
-    write(&mut out).map_err(io)?;
+    write(&mut out).map_err(write_error)?;
     out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(staged)
 }
@@ -212,8 +224,15 @@ fn run(cli: &Cli) -> Result<(), Error> {
         },
         sidecars: cli.prop.is_some() || cli.json.is_some(),
     };
-    let inputs = expand_inputs(&cli.inputs)?.iter().map(|n| read_input(n)).collect::<Result<Vec<_>, _>>()?;
-    let out = process_owned(inputs, &options)?;
+    let clock = std::time::Instant::now();
+    let names = expand_inputs(&cli.inputs)?;
+    // Not for standard output: a module found malformed while it is copied must not be half-written.
+    let lazily = names.len() == 1 && cli.output != "-";
+    let inputs = names.iter().map(|n| read_input(n, lazily)).collect::<Result<Vec<_>, _>>()?;
+    let read_time = clock.elapsed();
+    let mut out = process_owned(inputs, &options)?;
+    out.timings.insert(0, ("read", read_time));
+    let clock = std::time::Instant::now();
 
     // Stage every file first; rename only when all are written.
     let mut staged = Vec::new();
@@ -221,23 +240,26 @@ fn run(cli: &Cli) -> Result<(), Error> {
         staged.push(stage(Path::new(&cli.output), |w| out.module.write_to(w))?);
     }
     if let Some(p) = &cli.prop {
-        staged.push(stage(p, |w| w.write_all(&out.prop))?);
+        staged.push(stage(p, |w| w.write_all(&out.prop).map_err(Error::Write))?);
     }
     if let Some(j) = &cli.json {
-        staged.push(stage(j, |w| w.write_all(&out.json))?);
+        staged.push(stage(j, |w| w.write_all(&out.json).map_err(Error::Write))?);
     }
     if cli.output == "-" {
         let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-        out.module
-            .write_to(&mut stdout)
-            .and_then(|_| stdout.flush())
-            .map_err(|e| Error::Io { path: "<stdout>".into(), source: e })?;
+        let stdout_error = |e| Error::Io { path: "<stdout>".into(), source: e };
+        out.module.write_to(&mut stdout).map_err(|e| match e {
+            Error::Write(e) => stdout_error(e),
+            e => e,
+        })?;
+        stdout.flush().map_err(stdout_error)?;
     }
     for s in &staged {
         std::fs::rename(&s.tmp, &s.dest).map_err(|e| Error::Io { path: s.dest.display().to_string(), source: e })?;
     }
     // Renamed: nothing left for Drop to remove (a failed remove is harmless).
     drop(staged);
+    out.timings.push(("write", clock.elapsed()));
 
     if cli.verbose {
         eprintln!(

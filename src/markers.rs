@@ -101,33 +101,39 @@ pub fn is_marker_name(name: &[u8]) -> bool {
     MARKER_PREFIXES.iter().any(|p| name.starts_with(p.as_bytes()))
 }
 
-/// Whether any `OpName` or `LinkageAttributes` decoration names a marker. Both must come before
-/// the first function, so this reads only the module's preamble: a module for which it is false
-/// passes through unchanged without being indexed.
+/// Whether any `OpName` or `LinkageAttributes` decoration names a marker. Both belong to sections
+/// (debug names, annotations) that come before every type, constant, variable and function, so
+/// this reads only up to the first of those (see [`ends_names_and_annotations`]): a module for
+/// which it is false passes through unchanged without being indexed.
 pub fn may_have_markers(module: &Module) -> bool {
-    for i in 0..module.len() {
-        let op = module.opcode(i);
-        if op == Op::Function as u32 {
-            break;
-        }
-        let w = module.original(i);
-        let name = if op == Op::Name as u32 && w.len() > 2 {
-            &w[2..]
-        } else if op == Op::Decorate as u32 && w.len() > 3 && w[2] == spirv::Decoration::LinkageAttributes as u32 {
-            &w[3..]
-        } else {
-            continue;
-        };
-        // The first 44 bytes of the string hold either prefix (40 and 43 bytes) if it is there.
-        let mut buf = [0u8; 44];
-        for (k, word) in name.iter().take(11).enumerate() {
-            buf[k * 4..k * 4 + 4].copy_from_slice(&word.to_le_bytes());
-        }
-        if MARKER_PREFIXES.iter().any(|p| buf.starts_with(p.as_bytes())) {
-            return true;
-        }
+    (0..module.len())
+        .take_while(|&i| !ends_names_and_annotations(module.opcode(i)))
+        .any(|i| names_marker(module.original(i)))
+}
+
+/// Whether an opcode is one that no debug name or annotation may follow: a basic type, a
+/// constant, a spec constant, `OpVariable`, `OpUndef` or `OpFunction`. (Unknown opcodes do not end
+/// the prefix: a vendor instruction among the capabilities must not hide a marker's name.)
+pub fn ends_names_and_annotations(op: u32) -> bool {
+    matches!(op, 1 | 19..=39 | 41..=46 | 48..=52 | 54 | 59)
+}
+
+/// Whether one instruction is an `OpName` or `LinkageAttributes` decoration naming a marker.
+pub fn names_marker(w: &[u32]) -> bool {
+    let op = w[0] & 0xffff;
+    let name = if op == Op::Name as u32 && w.len() > 2 {
+        &w[2..]
+    } else if op == Op::Decorate as u32 && w.len() > 3 && w[2] == spirv::Decoration::LinkageAttributes as u32 {
+        &w[3..]
+    } else {
+        return false;
+    };
+    // The first 44 bytes of the string hold either prefix (40 and 43 bytes) if it is there.
+    let mut buf = [0u8; 44];
+    for (k, word) in name.iter().take(11).enumerate() {
+        buf[k * 4..k * 4 + 4].copy_from_slice(&word.to_le_bytes());
     }
-    false
+    MARKER_PREFIXES.iter().any(|p| buf.starts_with(p.as_bytes()))
 }
 
 /// Finds every marker call of the module (see the module docs).

@@ -32,7 +32,7 @@ fn default_values_mode_leaves_no_spec_constants() {
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options { mode: SpecConstMode::DefaultValues, validation: Validation::Always, ..Options::default() };
         let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
-        let dis = common::disassemble(&out.module.to_bytes());
+        let dis = common::disassemble(&out.module.to_bytes().unwrap());
         assert!(!dis.contains("OpSpecConstant"), "{}: spec constants left", input.display());
         assert!(!dis.contains("SpecConstantValue"), "{}: marker left", input.display());
         let prop = String::from_utf8(out.prop).unwrap();
@@ -76,7 +76,7 @@ fn outputs_pass_spirv_val_where_dpcpp_does_not() {
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options { validation: Validation::Never, ..Options::default() };
         let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
-        common::spirv_val(&out.module.to_bytes(), "spv1.4", &format!("spec-link's output for {}", input.display()));
+        common::spirv_val(&out.module.to_bytes().unwrap(), "spv1.4", &format!("spec-link's output for {}", input.display()));
         // DPC++'s own lowering keeps the Generic-storage-class string variables: spirv-val rejects it.
         let dpcpp = std::fs::read(input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.spv")).unwrap();
         let v = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
@@ -92,7 +92,7 @@ fn output_is_deterministic() {
             let opts = Options { mode, validation: Validation::Never, ..Options::default() };
             let a = process(&[Input::from_bytes("a", bytes.clone())], &opts).unwrap();
             let b = process(&[Input::from_bytes("a", bytes)], &opts).unwrap();
-            assert_eq!(a.module.to_bytes(), b.module.to_bytes());
+            assert_eq!(a.module.to_bytes().unwrap(), b.module.to_bytes().unwrap());
             assert_eq!(a.prop, b.prop);
             assert_eq!(a.json, b.json);
         }
@@ -106,8 +106,8 @@ fn running_on_own_output_changes_nothing() {
         for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
             let opts = Options { mode, validation: Validation::Never, ..Options::default() };
             let first = process(&[Input::from_bytes("a", std::fs::read(&input).unwrap())], &opts).unwrap();
-            let second = process(&[Input::from_bytes("b", first.module.to_bytes())], &opts).unwrap();
-            assert_eq!(second.module.to_bytes(), first.module.to_bytes(), "{} {mode:?}: second run changed the module", input.display());
+            let second = process(&[Input::from_bytes("b", first.module.to_bytes().unwrap())], &opts).unwrap();
+            assert_eq!(second.module.to_bytes().unwrap(), first.module.to_bytes().unwrap(), "{} {mode:?}: second run changed the module", input.display());
             assert!(second.spec_map.constants.is_empty(), "{} {mode:?}", input.display());
             assert!(second.prop.is_empty());
         }

@@ -78,7 +78,7 @@ fn golden_cases() {
         };
         assert!(out.validated_with.is_some(), "{name}: output was not validated");
         let checks = [
-            ("expected.spvasm", common::disassemble(&out.module.to_bytes())),
+            ("expected.spvasm", common::disassemble(&out.module.to_bytes().unwrap())),
             ("expected.prop", String::from_utf8(out.prop).unwrap()),
             ("expected.json", String::from_utf8(out.json).unwrap()),
         ];

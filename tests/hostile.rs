@@ -37,7 +37,7 @@ fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     let mut bytes = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
     bytes[12..16].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
     let out = run(bytes.clone()).unwrap();
-    assert_eq!(out.module.to_bytes(), bytes);
+    assert_eq!(out.module.to_bytes().unwrap(), bytes);
 }
 
 #[test]

@@ -687,10 +687,10 @@ fn spirv_link_comparison() {
         let mut paths = Vec::new();
         for i in &inputs {
             let p = case_tmp.join(&i.name);
-            std::fs::write(&p, &*i.bytes()).unwrap();
+            std::fs::write(&p, &*i.bytes().unwrap()).unwrap();
             paths.push(p.display().to_string());
         }
-        let has_markers = inputs.iter().any(|i| Summary::of(&i.bytes()).linkage.iter().any(|(_, n, _)| is_marker(n)));
+        let has_markers = inputs.iter().any(|i| Summary::of(&i.bytes().unwrap()).linkage.iter().any(|(_, n, _)| is_marker(n)));
 
         // spirv-link
         let theirs_path = case_tmp.join("spirv-link.spv");
@@ -706,7 +706,7 @@ fn spirv_link_comparison() {
         let sl_refs: Vec<&str> = sl_args.iter().map(String::as_str).collect();
         let sl = common::tool("spirv-link", &sl_refs, None);
         let theirs = if sl.status.success() { Some(std::fs::read(&theirs_path).unwrap()) } else { None };
-        let input_bytes: Vec<Vec<u8>> = inputs.iter().map(|i| i.bytes().into_owned()).collect();
+        let input_bytes: Vec<Vec<u8>> = inputs.iter().map(|i| i.bytes().unwrap().into_owned()).collect();
         let input_refs: Vec<(&str, &[u8])> =
             inputs.iter().zip(&input_bytes).map(|(i, b)| (i.name.as_str(), b.as_slice())).collect();
         let theirs_note = match &theirs {
@@ -722,7 +722,7 @@ fn spirv_link_comparison() {
         let modules: Vec<(Module, Index)> = inputs
             .iter()
             .map(|i| {
-                let m = Module::from_bytes(&i.bytes()).unwrap();
+                let m = Module::from_bytes(&i.bytes().unwrap()).unwrap();
                 let x = Index::build(&m).unwrap();
                 (m, x)
             })
@@ -764,7 +764,7 @@ fn spirv_link_comparison() {
         };
         // Our outputs against spirv-val.
         let env = "spv1.4";
-        if let Some(e) = val_error(&full.module.to_bytes(), env) {
+        if let Some(e) = val_error(&full.module.to_bytes().unwrap(), env) {
             failures.push(format!("{name}: our linked and lowered output fails spirv-val: {e}"));
         }
         let ours_note = match valid_or_inherited(&ours_link, env, &input_refs) {
@@ -781,7 +781,7 @@ fn spirv_link_comparison() {
         let Some(theirs) = theirs else { continue };
         let t = Summary::of(&theirs);
         let o = Summary::of(&ours_link);
-        let f = Summary::of(&full.module.to_bytes());
+        let f = Summary::of(&full.module.to_bytes().unwrap());
         let mut check = |what: &str, ok: bool, detail: String| {
             if !ok {
                 failures.push(format!("{name}: {what}: {detail}"));

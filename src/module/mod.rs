@@ -19,6 +19,7 @@ pub mod ids;
 pub mod index;
 pub mod inst;
 pub mod intern;
+pub mod stream;
 
 use crate::error::{Error, Result};
 use idhash::IdMap;
