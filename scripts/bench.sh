@@ -4,8 +4,8 @@
 #   scripts/bench.sh [--quick] [--runs N] [--sizes "10 50 100"] [--link "1k 3k 9k" | --no-link]
 #                    [--spirv-link "1k"] [--report]
 #
-#   --quick       only the 10 MB input, 3 runs, no linking
-#   --sizes       sizes of the single-module inputs (bench-data/bench-<S>MB.spv)
+#   --quick       only the 10 MB inputs, 3 runs, no linking
+#   --sizes       sizes of the single-module inputs (bench-data/bench-<S>MB{,-passthrough,-sparse}.spv)
 #   --link        module sets to link (bench-data/link-<set>/); --no-link: none
 #   --spirv-link  the sets spirv-link runs on too (default 1k; it is super-linear: 3k takes minutes,
 #                 and 9k does not finish in 10 minutes)
@@ -26,7 +26,10 @@
 #   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
-# and included in every other figure.
+# and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
+# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp and dd.
+# The inputs are labelled "dense" / "sparse" with their marker calls (counted by `spec-link -v` before
+# the runs, saved in bench-data/raw.calls).
 # Wall time: nanosecond clock around `/usr/bin/time -f "%e %M %U %S"` (whose %e has only 10 ms
 # resolution); peak RSS: its %M; CPU time: %U + %S (less disturbed than wall time when other work
 # shares the machine; the load average is printed with the results). Outputs go to bench-data/out/
@@ -50,7 +53,7 @@ while [ $# -gt 0 ]; do
     --link) LINK_SETS="$2"; shift 2 ;;
     --no-link) LINK_SETS=""; shift ;;
     --spirv-link) SPIRV_LINK_SETS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -78,7 +81,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
 
   missing=()
   for S in $SIZES; do
-    [ -f "$DATA/bench-${S}MB.spv" ] && [ -f "$DATA/bench-${S}MB-passthrough.spv" ] || missing+=("$S")
+    [ -f "$DATA/bench-${S}MB.spv" ] && [ -f "$DATA/bench-${S}MB-passthrough.spv" ] &&
+      [ -f "$DATA/bench-${S}MB-sparse.spv" ] || missing+=("$S")
   done
   link_missing=0
   for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || link_missing=1; done
@@ -95,6 +99,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
   OUTDIR="$DATA/out"
   mkdir -p "$OUTDIR"
   : > "$RAW"
+  CALLS="$DATA/raw.calls"   # input marker_calls
+  : > "$CALLS"
   VERSION_ENV="spv$(python3 "$REPO/scripts/gen_bench.py" --print-version /work/shared/fixtures/dpcpp/types/image0.input.spvasm 2>/dev/null || echo 1.4)"
 
   # run_tool TOOL IN PT OUT: one run; prints "wall_ns rss_kb cpu_s"
@@ -136,12 +142,30 @@ if [ "$REPORT_ONLY" = 0 ]; then
     rm -f "$OUTDIR"/*.spv
   }
 
+  # count_calls KEY IN: the marker calls of IN (spec-link -v), saved in raw.calls; prints the count
+  count_calls() {
+    local n
+    "$SPEC_LINK" "$2" -o "$OUTDIR/count.spv" --no-validate -v 2>"$OUTDIR/stderr.txt" ||
+      die "spec-link failed on $2: $(grep -v '^  ' "$OUTDIR/stderr.txt" | tail -5)"
+    n="$(sed -n 's/^spec-link: \([0-9]*\) marker call(s).*/\1/p' "$OUTDIR/stderr.txt" | head -1)"
+    rm -f "$OUTDIR/count.spv" "$OUTDIR/stderr.txt"
+    printf '%s\t%s\n' "$1" "${n:-0}" >> "$CALLS"
+    echo "${n:-0}"
+  }
+
   TOOLS=(native emulation pass-through opt-set opt-freeze cp dd true)
+  SPARSE_TOOLS=(native emulation opt-set cp dd)
   for S in $SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
-    say "${S} MB input ($bytes bytes): 1 warm-up + $RUNS runs of ${TOOLS[*]}"
+    calls=$(count_calls "$S" "$in")
+    say "${S} MB dense input ($bytes bytes, $calls marker calls): 1 warm-up + $RUNS runs of ${TOOLS[*]}"
     measure "$S" "$in" "$DATA/bench-${S}MB-passthrough.spv" "$bytes" "${TOOLS[@]}"
+    in="$DATA/bench-${S}MB-sparse.spv"
+    bytes=$(stat -c %s "$in")
+    calls=$(count_calls "$S-sparse" "$in")
+    say "${S} MB sparse input ($bytes bytes, $calls marker calls): 1 warm-up + $RUNS runs of ${SPARSE_TOOLS[*]}"
+    measure "$S-sparse" "$in" "" "$bytes" "${SPARSE_TOOLS[@]}"
   done
   for L in $LINK_SETS; do
     dir="$DATA/link-$L"
@@ -158,11 +182,16 @@ fi
 source "$DATA/raw.env"
 export BUILT LOAD_START
 
-python3 - "$RAW" "$RUNS" > "$DATA/results.md" <<'EOF'
+python3 - "$RAW" "$RUNS" "$DATA/raw.calls" > "$DATA/results.md" <<'EOF'
 import os, statistics, subprocess, sys
 from collections import defaultdict
 
 raw, runs = sys.argv[1], int(sys.argv[2])
+calls = {}
+if os.path.exists(sys.argv[3]):
+    for line in open(sys.argv[3]):
+        k, n = line.rstrip("\n").split("\t")
+        calls[k] = int(n)
 t = defaultdict(list); rss = defaultdict(list); cpu = defaultdict(list); size = {}; order = []; inputs = []
 for line in open(raw):
     inp, tool, r, ns, kb, b, c = line.rstrip("\n").split("\t")
@@ -184,7 +213,8 @@ def label(inp):
     if inp.startswith("link-"):
         n = inp[5:].replace("k", "000")
         return f"{inp} ({n} modules, {b:.1f} MB)"
-    return f"{b:.1f} MB"
+    kind = "sparse" if inp.endswith("-sparse") else "dense"
+    return f"{b:.1f} MB {kind}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
 
 load = " ".join(open("/proc/loadavg").read().split()[:3])
 cpu_model = sh("grep -m1 'model name' /proc/cpuinfo | cut -d: -f2").strip()
@@ -217,18 +247,22 @@ singles = [i for i in inputs if not i.startswith("link-")]
 if singles:
     print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd):")
     print()
-    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2) | (5) emulation / native time (≤ 1.5) |")
+    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) |")
     print("|---|---:|---:|---:|---:|---:|")
     for s in singles:
         g = lambda tool: med[(s, tool)]
         b = size[s]
         r1 = ratio(g("opt-set")[0], g("native")[0]); c1 = ratio(g("opt-set")[2], g("native")[2])
         r1b = ratio(g("native")[0], g("cp")[0]); d1 = ratio(g("native")[0], g("dd")[0])
-        r2 = ratio(g("pass-through")[0], g("cp")[0]); d2 = ratio(g("pass-through")[0], g("dd")[0])
-        r3 = [g(x)[1] / b for x in ("native", "emulation", "pass-through")]
+        if (s, "pass-through") in med:
+            r2 = ratio(g("pass-through")[0], g("cp")[0]); d2 = ratio(g("pass-through")[0], g("dd")[0])
+            g2 = f"{r2:.1f}{mark(r2 <= 1.5)} ({d2:.1f})"
+        else:
+            g2 = "–"  # (2) is measured on the pass-through module of the dense row
+        r3 = [g(x)[1] / b for x in ("native", "emulation", "pass-through") if (s, x) in med]
         r5 = ratio(g("emulation")[0], g("native")[0]); c5 = ratio(g("emulation")[2], g("native")[2])
         print(f"| {label(s)} | {r1:.2f}{mark(r1 >= 20)} ({c1:.2f}) | {r1b:.1f}{mark(r1b <= 2)} ({d1:.1f}) | "
-              f"{r2:.1f}{mark(r2 <= 1.5)} ({d2:.1f}) | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
+              f"{g2} | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
               + f" | {r5:.2f}{mark(r5 <= 1.5)} ({c5:.2f}) |")
     print()
 links = [i for i in inputs if i.startswith("link-")]

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds the benchmark inputs of scripts/bench.sh and benches/stages.rs into bench-data/ (git-ignored).
 #
-#   scripts/gen-bench.sh [--sizes "10 50 100"] [--fixture types] [--no-link] [--force]
+#   scripts/gen-bench.sh [--sizes "10 50 100"] [--fixture types] [--marker-every 50] [--no-link] [--force]
 #
 # For each size S (MB = 10^6 bytes):
 #   bench-data/bench-<S>MB.spv              the fixture's kernels, symbolic-ID strings and
@@ -9,14 +9,20 @@
 #                                           points and symbolic IDs; scripts/gen_bench.py), with markers
 #   bench-data/bench-<S>MB-passthrough.spv  the same module with the marker functions renamed (…2021…,
 #                                           same length): same size and shape, no markers
+#   bench-data/bench-<S>MB-sparse.spv       the same clones, but only every M-th clone (--marker-every,
+#                                           default 50) calls the markers, the others non-marker copies
+#                                           of them (gen_bench.py --mode sparse): realistic density,
+#                                           ~3,800 marker calls at 100 MB instead of 191,092; ~3% larger
 # and, unless --no-link, sets of small independent modules for linking (a later feature):
 #   bench-data/link-{1k,3k,9k}/mNNNNN.spv   clone i of basic / basic-O0 / types in turn (i = 0..8999;
 #                                           unique entry points and symbolic IDs; ~67 MB for 9k);
 #                                           the sets share files (hard links to bench-data/link-all/).
 # Every module is checked: `spec-link IN -o OUT --no-validate` must accept it (the pass-through one must
-# come out byte-identical), and the native output of the smallest size must pass spirv-val (--validate).
+# come out byte-identical; the number of marker calls `spec-link -v` reports is printed), and the native
+# outputs of the smallest markers and sparse modules must pass spirv-val (spec-link --validate, then
+# spirv-val itself: the inputs fail spirv-val, so spec-link --validate alone would only warn).
 # Deterministic: the same fixture and sizes give the same bytes. Existing files are kept when their
-# recipe (generator, fixture, clone count) is unchanged, unless --force.
+# recipe (generator, fixture, clone count, mode; M for sparse) is unchanged, unless --force.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -26,17 +32,20 @@ SIZES="10 50 100"
 FIXTURE=types
 LINK=1
 FORCE=0
+EVERY=50
 
 while [ $# -gt 0 ]; do
   case "$1" in
     --sizes) SIZES="$2"; shift 2 ;;
     --fixture) FIXTURE="$2"; shift 2 ;;
+    --marker-every) EVERY="$2"; shift 2 ;;
     --no-link) LINK=0; shift ;;
     --force) FORCE=1; shift ;;
-    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     *) echo "gen-bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
+[[ "$EVERY" =~ ^[1-9][0-9]*$ ]] || { echo "gen-bench.sh: --marker-every needs a positive number" >&2; exit 2; }
 
 say() { printf '[gen-bench] %s\n' "$*"; }
 die() { printf '[gen-bench] error: %s\n' "$*" >&2; exit 1; }
@@ -81,17 +90,32 @@ PER=$(( $(filesize "$TMP/two.spv") - ONE ))
 BASE=$(( ONE - PER ))
 say "fixture $FIXTURE: $ONE bytes, +$PER bytes per clone ($ENV)"
 
-# check IN [passthrough]: spec-link must accept IN
+# check IN MODE: spec-link must accept IN; prints the number of marker calls it reports (-v)
 check() {
-  local in="$1" kind="$2" out="$TMP/check.spv" t0 t1
+  local in="$1" kind="$2" out="$TMP/check.spv" t0 t1 calls
   t0=$(date +%s%N)
-  "$SPEC_LINK" "$in" -o "$out" --no-validate --quiet || die "spec-link rejected $in"
+  "$SPEC_LINK" "$in" -o "$out" --no-validate -v 2>"$TMP/check.err" ||
+    die "spec-link rejected $in: $(grep -v '^  ' "$TMP/check.err" | tail -5)"
   t1=$(date +%s%N)
   if [ "$kind" = passthrough ]; then
     cmp -s "$in" "$out" || die "spec-link changed the pass-through module $in"
   fi
-  say "  spec-link accepts $(basename "$in") ($(( (t1 - t0) / 1000000 )) ms)"
-  rm -f "$out"
+  calls="$(sed -n 's/^spec-link: \([0-9]*\) marker call(s).*/\1/p' "$TMP/check.err" | head -1)"
+  say "  spec-link accepts $(basename "$in") (-v: $(( (t1 - t0) / 1000000 )) ms; ${calls:-0} marker calls)"
+  rm -f "$out" "$TMP/check.err"
+}
+
+# validate IN: the native output of IN must pass spirv-val
+validate() {
+  local f="$1" t0 t1 t2
+  t0=$(date +%s%N)
+  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --validate --quiet || die "the native output of $f fails spirv-val"
+  t1=$(date +%s%N)
+  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --no-validate --quiet
+  t2=$(date +%s%N)
+  spirv-val --target-env "$ENV" "$TMP/val.spv" || die "the native output of $f fails spirv-val --target-env $ENV"
+  say "native output of $(basename "$f") passes spirv-val (spec-link --validate $(( (t1 - t0) / 1000000 )) ms, --no-validate $(( (t2 - t1) / 1000000 )) ms)"
+  rm -f "$TMP/val.spv"
 }
 
 SMALLEST=""
@@ -99,14 +123,15 @@ for S in $SIZES; do
   [ -n "$SMALLEST" ] || SMALLEST="$S"
   N=$(( (S * 1000000 - BASE + PER / 2) / PER ))
   [ "$N" -ge 1 ] || N=1
-  for mode in markers passthrough; do
-    if [ "$mode" = markers ]; then f="$OUT/bench-${S}MB.spv"; else f="$OUT/bench-${S}MB-passthrough.spv"; fi
-    recipe="$GEN_SUM $FIXTURE $N $mode"
+  for mode in markers passthrough sparse; do
+    f="$OUT/bench-${S}MB-$mode.spv" recipe="$GEN_SUM $FIXTURE $N $mode" extra=()
+    [ "$mode" != markers ] || f="$OUT/bench-${S}MB.spv"
+    if [ "$mode" = sparse ]; then recipe="$recipe $EVERY"; extra=(--marker-every "$EVERY"); fi
     if [ "$FORCE" = 0 ] && [ -f "$f" ] && [ "$(cat "$f.recipe" 2>/dev/null)" = "$recipe" ]; then
       say "$(basename "$f"): up to date ($(filesize "$f") bytes, $N clones)"
     else
       say "$(basename "$f"): $N clones of $FIXTURE ($mode)"
-      python3 "$GEN" "$ASM" -n "$N" --mode "$mode" -o "$TMP/big.spvasm"
+      python3 "$GEN" "$ASM" -n "$N" --mode "$mode" "${extra[@]}" -o "$TMP/big.spvasm"
       assemble "$TMP/big.spvasm" "$f"
       rm -f "$TMP/big.spvasm"
       printf '%s\n' "$recipe" > "$f.recipe"
@@ -117,14 +142,8 @@ for S in $SIZES; do
 done
 
 if [ -n "$SMALLEST" ]; then
-  f="$OUT/bench-${SMALLEST}MB.spv"
-  t0=$(date +%s%N)
-  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --validate --quiet || die "the native output of $f fails spirv-val"
-  t1=$(date +%s%N)
-  "$SPEC_LINK" "$f" -o "$TMP/val.spv" --no-validate --quiet
-  t2=$(date +%s%N)
-  say "native output of $(basename "$f") passes spirv-val (spec-link --validate $(( (t1 - t0) / 1000000 )) ms, --no-validate $(( (t2 - t1) / 1000000 )) ms)"
-  rm -f "$TMP/val.spv"
+  validate "$OUT/bench-${SMALLEST}MB.spv"
+  validate "$OUT/bench-${SMALLEST}MB-sparse.spv"
 fi
 
 # --- sets of small modules for linking -----------------------------------------------------
