@@ -67,6 +67,11 @@ impl Defs {
         }
     }
 
+    /// Whether the table is indexed by id (the bound is sane).
+    pub fn is_dense(&self) -> bool {
+        !self.dense.is_empty()
+    }
+
     /// The instruction defining `id`.
     #[inline]
     pub fn get(&self, id: &u32) -> Option<usize> {
@@ -106,44 +111,73 @@ pub struct Index {
     pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
     pub ext_sets: IdMap<u32, inst::ExtSet>,
-    /// `(target id, instruction)` of every instruction that names or decorates an id (debug names,
-    /// annotations), sorted by target; see [`Index::annotations`].
-    annotations: Vec<(u32, u32)>,
+    /// Every instruction that names or decorates an id (debug names, annotations), by target;
+    /// see [`Index::annotations`].
+    annotations: Annotations,
 }
 
+/// Preamble, debug and annotation opcodes (sections 1–9 of the logical layout).
 fn is_preamble_or_annotation(op: u32) -> bool {
-    const OPS: &[Op] = &[
-        Op::Capability,
-        Op::Extension,
-        Op::ExtInstImport,
-        Op::MemoryModel,
-        Op::EntryPoint,
-        Op::ExecutionMode,
-        Op::ExecutionModeId,
-        Op::String,
-        Op::SourceExtension,
-        Op::Source,
-        Op::SourceContinued,
-        Op::Name,
-        Op::MemberName,
-        Op::ModuleProcessed,
-    ];
-    OPS.iter().any(|&o| o as u32 == op) || is_annotation(op)
+    // Capability 17, Extension 10, ExtInstImport 11, MemoryModel 14, EntryPoint 15,
+    // ExecutionMode 16, ExecutionModeId 331, String 7, SourceExtension 4, Source 3,
+    // SourceContinued 2, Name 5, MemberName 6, ModuleProcessed 330.
+    matches!(op, 2..=7 | 10 | 11 | 14..=17 | 330 | 331) || is_annotation(op)
 }
 
+/// Annotation opcodes: Decorate 71, MemberDecorate 72, DecorationGroup 73, GroupDecorate 74,
+/// GroupMemberDecorate 75, DecorateId 332, DecorateString 5632, MemberDecorateString 5633.
 fn is_annotation(op: u32) -> bool {
-    [
-        Op::Decorate,
-        Op::MemberDecorate,
-        Op::DecorationGroup,
-        Op::GroupDecorate,
-        Op::GroupMemberDecorate,
-        Op::DecorateId,
-        Op::DecorateString,
-        Op::MemberDecorateString,
-    ]
-    .iter()
-    .any(|&o| o as u32 == op)
+    matches!(op, 71..=75 | 332 | 5632 | 5633)
+}
+
+/// The instructions naming or decorating each id, grouped by target (a counting sort by id when
+/// the bound is small relative to the module, a sorted list otherwise).
+#[derive(Default)]
+struct Annotations {
+    /// Dense: `starts[id]..starts[id + 1]` indexes `insts`. Empty when sparse.
+    starts: Vec<u32>,
+    insts: Vec<u32>,
+    /// Sparse: `(target, instruction)`, sorted.
+    pairs: Vec<(u32, u32)>,
+}
+
+impl Annotations {
+    fn build(mut pairs: Vec<(u32, u32)>, dense: bool, bound: u32) -> Annotations {
+        if !dense || pairs.iter().any(|&(t, _)| t >= bound) {
+            pairs.sort_unstable();
+            return Annotations { pairs, ..Default::default() };
+        }
+        let mut starts = vec![0u32; bound as usize + 1];
+        for &(t, _) in &pairs {
+            starts[t as usize + 1] += 1;
+        }
+        for k in 1..starts.len() {
+            starts[k] += starts[k - 1];
+        }
+        let mut fill = starts.clone();
+        let mut insts = vec![0u32; pairs.len()];
+        // In instruction order within each target (pairs are pushed in instruction order).
+        for &(t, i) in &pairs {
+            let slot = &mut fill[t as usize];
+            insts[*slot as usize] = i;
+            *slot += 1;
+        }
+        Annotations { starts, insts, pairs: Vec::new() }
+    }
+
+    fn iter(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
+        let dense: &[u32] = match (self.starts.get(id as usize), self.starts.get(id as usize + 1)) {
+            (Some(&a), Some(&b)) => &self.insts[a as usize..b as usize],
+            _ => &[],
+        };
+        let sparse: &[(u32, u32)] = if self.starts.is_empty() {
+            &self.pairs[self.pairs.partition_point(|&(t, _)| t < id)..]
+        } else {
+            &[]
+        };
+        let sparse = sparse.iter().take_while(move |&&(t, _)| t == id).map(|&(_, i)| i as usize);
+        dense.iter().map(|&i| i as usize).chain(sparse)
+    }
 }
 
 fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
@@ -166,6 +200,9 @@ impl Index {
         let mut last_before_annotations: Option<usize> = None;
         let mut seen_annotation = false;
         let mut current: Option<Function> = None;
+        let mut annotations: Vec<(u32, u32)> = Vec::new();
+        // (target, instruction) of each OpName; only functions' and types' names are kept.
+        let mut name_insts: Vec<(u32, u32)> = Vec::new();
         for i in 0..module.len() {
             let Some(w) = module.inst(i) else { continue };
             let op = w[0] & 0xffff;
@@ -223,10 +260,11 @@ impl Index {
                 }
                 Some(Op::Name) => {
                     need(3)?;
-                    let (s, _) = inst::read_string(&w[2..])
-                        .ok_or_else(|| malformed(module, i, "unterminated string"))?;
-                    ix.names.entry(w[1]).or_insert(s);
-                    ix.annotations.push((w[1], i as u32));
+                    if !w[2..].iter().any(|x| x.to_le_bytes().contains(&0)) {
+                        return Err(malformed(module, i, "unterminated string"));
+                    }
+                    name_insts.push((w[1], i as u32));
+                    annotations.push((w[1], i as u32));
                 }
                 Some(
                     Op::MemberName
@@ -236,11 +274,11 @@ impl Index {
                     | Op::DecorateString,
                 ) => {
                     need(2)?;
-                    ix.annotations.push((w[1], i as u32));
+                    annotations.push((w[1], i as u32));
                 }
                 Some(Op::Decorate) => {
                     need(3)?;
-                    ix.annotations.push((w[1], i as u32));
+                    annotations.push((w[1], i as u32));
                     if w[2] == Decoration::SpecId as u32 {
                         need(4)?;
                         ix.spec_ids.insert(w[3]);
@@ -296,15 +334,20 @@ impl Index {
         if current.is_some() {
             return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
         }
-        ix.annotations.sort_unstable();
-        // Names are only read for functions and types (messages, marker matching): keep those.
-        ix.names.retain(|id, _| {
-            ix.defs.get(id).and_then(|i| module.inst(i)).is_some_and(|w| {
-                let op = w[0] & 0xffff;
+        let dense = ix.defs.is_dense();
+        ix.annotations = Annotations::build(annotations, dense, module.bound());
+        // Names are only read for functions and types (messages, marker matching): keep those,
+        // the first of each.
+        for (target, i) in name_insts {
+            let is_function_or_type = ix.defs.get(&target).map(|d| module.opcode(d)).is_some_and(|op| {
                 op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
-            })
-        });
-        ix.names.shrink_to_fit();
+            });
+            if is_function_or_type && !ix.names.contains_key(&target) {
+                if let Some((s, _)) = module.inst(i as usize).and_then(|w| inst::read_string(&w[2..])) {
+                    ix.names.insert(target, s);
+                }
+            }
+        }
         ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
         ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)
@@ -312,8 +355,7 @@ impl Index {
 
     /// The instructions that name or decorate `id`.
     pub fn annotations(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
-        let start = self.annotations.partition_point(|&(t, _)| t < id);
-        self.annotations[start..].iter().take_while(move |&&(t, _)| t == id).map(|&(_, i)| i as usize)
+        self.annotations.iter(id)
     }
 
     /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended

@@ -231,18 +231,109 @@ fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
 #[inline]
 pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
     let op = words[0] & 0xffff;
+    let n = words.len();
     let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
-    match Op::from_u32(op) {
-        Some(Op::Load) if words.len() >= 4 && plain_memory(4) => {
+    // Fixed layouts of the common instructions with literal operands (opcodes as numbers: this
+    // runs for every instruction of a module).
+    match op {
+        // OpLoad: type, pointer (memory operands without scope ids)
+        61 if n >= 4 && plain_memory(4) => {
             f(1);
             f(3);
             return true;
         }
-        Some(Op::Store) if words.len() >= 3 && plain_memory(3) => {
+        // OpStore: pointer, object
+        62 if n >= 3 && plain_memory(3) => {
             f(1);
             f(2);
             return true;
         }
+        // OpVariable: type, storage class, [initializer]
+        59 if n >= 4 => {
+            f(1);
+            if n > 4 {
+                f(4);
+            }
+            return true;
+        }
+        // OpConstant / OpSpecConstant: type, literal value
+        43 | 50 if n >= 3 => {
+            f(1);
+            return true;
+        }
+        // OpLifetimeStart / OpLifetimeStop: pointer, literal size
+        256 | 257 if n == 3 => {
+            f(1);
+            return true;
+        }
+        // OpTypePointer: storage class, pointee
+        32 if n == 4 => {
+            f(3);
+            return true;
+        }
+        // OpTypeInt / OpTypeFloat / OpTypeVoid / OpTypeBool: no ids
+        19..=22 => return true,
+        // OpTypeVector / OpTypeMatrix: component type, literal count
+        23 | 24 if n == 4 => {
+            f(2);
+            return true;
+        }
+        // OpFunction: type, control mask, function type
+        54 if n == 5 => {
+            f(1);
+            f(4);
+            return true;
+        }
+        // OpCompositeExtract: type, composite, literal indices
+        81 if n >= 4 => {
+            f(1);
+            f(3);
+            return true;
+        }
+        // OpCompositeInsert: type, object, composite, literal indices
+        82 if n >= 5 => {
+            f(1);
+            f(3);
+            f(4);
+            return true;
+        }
+        // OpVectorShuffle: type, vector 1, vector 2, literal components
+        79 if n >= 5 => {
+            f(1);
+            f(3);
+            f(4);
+            return true;
+        }
+        // OpSelectionMerge: merge block, control mask
+        247 if n == 3 => {
+            f(1);
+            return true;
+        }
+        // OpLoopMerge: merge block, continue target, control mask (without parameters)
+        246 if n == 4 => {
+            f(1);
+            f(2);
+            return true;
+        }
+        // OpBranchConditional: condition, true label, false label, [literal weights]
+        250 if n >= 4 => {
+            f(1);
+            f(2);
+            f(3);
+            return true;
+        }
+        // OpExecutionMode: entry point, mode, literals
+        16 if n >= 3 => {
+            f(1);
+            return true;
+        }
+        // OpLine: file (OpString id), literals
+        8 if n == 4 => {
+            f(1);
+            return true;
+        }
+        // OpNoLine, OpNop, OpFunctionEnd, OpReturn, OpUnreachable, OpKill: nothing
+        0 | 56 | 253 | 255 | 252 | 317 => return true,
         _ => {}
     }
     if all_operands_are_ids(op) {
@@ -250,7 +341,7 @@ pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
             if has_type {
                 f(1);
             }
-            (1 + has_type as usize + has_result as usize..words.len()).for_each(f);
+            (1 + has_type as usize + has_result as usize..n).for_each(f);
             return true;
         }
     }
@@ -279,6 +370,11 @@ pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
         // width depends on the selector type. Labels are never values we rewrite.
         return (words.len() >= 3).then(|| vec![1, 2]);
     }
+    decoded_use_positions(words)
+}
+
+/// [`id_use_positions`] by decoding the instruction with rspirv's grammar (no shortcut).
+fn decoded_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     let inst = decode(words)?;
     let mut pos = 1;
     let mut out = Vec::new();
@@ -387,5 +483,57 @@ mod tests {
         let ns = ext_set(b"NonSemantic.Shader.DebugInfo.100");
         assert_eq!(ext_inst_use_positions(&words, ns), Some(vec![1, 3, 5, 6, 7, 8]));
         assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
+    }
+
+    /// The allocation-free layouts of `visit_use_positions` agree with rspirv's grammar.
+    #[test]
+    fn fast_layouts_agree_with_the_grammar() {
+        let cases: Vec<Vec<u32>> = vec![
+            vec![head(Op::Load, 4), 1, 2, 3],
+            vec![head(Op::Load, 6), 1, 2, 3, 2, 4], // Aligned 4
+            vec![head(Op::Store, 3), 1, 2],
+            vec![head(Op::Store, 5), 1, 2, 2, 4],
+            vec![head(Op::Variable, 4), 1, 2, 7],
+            vec![head(Op::Variable, 5), 1, 2, 5, 9],
+            vec![head(Op::Constant, 4), 1, 2, 7],
+            vec![head(Op::Constant, 5), 1, 2, 7, 8],          // 64-bit
+            vec![head(Op::SpecConstant, 4), 1, 2, 7],
+            vec![head(Op::LifetimeStart, 3), 1, 8],
+            vec![head(Op::LifetimeStop, 3), 1, 8],
+            vec![head(Op::TypePointer, 4), 1, 7, 3],
+            vec![head(Op::TypeInt, 4), 1, 32, 0],
+            vec![head(Op::TypeFloat, 3), 1, 32],
+            vec![head(Op::TypeVoid, 2), 1],
+            vec![head(Op::TypeBool, 2), 1],
+            vec![head(Op::TypeVector, 4), 1, 2, 4],
+            vec![head(Op::TypeMatrix, 4), 1, 2, 4],
+            vec![head(Op::Function, 5), 1, 2, 0, 3],
+            vec![head(Op::CompositeExtract, 5), 1, 2, 3, 0],
+            vec![head(Op::CompositeInsert, 6), 1, 2, 3, 4, 1],
+            vec![head(Op::VectorShuffle, 7), 1, 2, 3, 4, 0, 1],
+            vec![head(Op::SelectionMerge, 3), 1, 0],
+            vec![head(Op::LoopMerge, 4), 1, 2, 0],
+            vec![head(Op::BranchConditional, 4), 1, 2, 3],
+            vec![head(Op::BranchConditional, 6), 1, 2, 3, 10, 20],
+            vec![head(Op::ExecutionMode, 6), 1, 17, 1, 1, 1], // LocalSize
+            vec![head(Op::Line, 4), 1, 10, 2],
+            vec![head(Op::NoLine, 1)],
+            vec![head(Op::Nop, 1)],
+            vec![head(Op::FunctionEnd, 1)],
+            vec![head(Op::Return, 1)],
+            vec![head(Op::Unreachable, 1)],
+            vec![head(Op::Kill, 1)],
+            vec![head(Op::FunctionCall, 6), 1, 2, 3, 4, 5],
+            vec![head(Op::AccessChain, 6), 1, 2, 3, 4, 5],
+            vec![head(Op::ConstantComposite, 5), 1, 2, 3, 4],
+        ];
+        for w in cases {
+            let mut fast = Vec::new();
+            assert!(visit_use_positions(&w, |p| fast.push(p)), "{}", op_name(w[0] & 0xffff));
+            // rspirv cannot decode constants alone (their literal's width is their type's).
+            let is_constant = [Op::Constant as u32, Op::SpecConstant as u32].contains(&(w[0] & 0xffff));
+            let reference = if is_constant { Some(vec![1]) } else { decoded_use_positions(&w) };
+            assert_eq!(Some(fast), reference, "{}", op_name(w[0] & 0xffff));
+        }
     }
 }
