@@ -368,7 +368,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
                     lower::emulation::lower_emulation(&mut module, &index, &markers, &map, &mut ids, &mut intern)
                         .map_err(wrap)?,
                 );
-                lower::Replacements::new()
+                lower::Replacements::default()
             }
         };
         ids.finish(&mut module);

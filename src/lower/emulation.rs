@@ -30,6 +30,7 @@ use crate::module::intern::Intern;
 use crate::module::Module;
 use crate::specmap::{Numbering, SpecMap, SpecNode};
 use spirv::{Capability, ExecutionModel, MemoryAccess, Op, StorageClass};
+use crate::module::idhash::{IdBits, IdMap};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// Name given to the buffer parameter spec-link appends (DPC++'s name for it).
@@ -68,7 +69,7 @@ pub fn lower_emulation(
     }
 
     // 1. Functions that need the buffer parameter.
-    let mut callers: HashMap<u32, Vec<(u32, usize)>> = HashMap::new(); // callee → (caller, call inst)
+    let mut callers: IdMap<u32, Vec<(u32, usize)>> = IdMap::default(); // callee → (caller, call inst)
     for f in index.functions.iter().filter(|f| !f.is_declaration) {
         for i in f.start..=f.end {
             if let Some(w) = module.inst(i) {
@@ -213,6 +214,12 @@ pub fn lower_emulation(
     }
 
     // Which argument takes the buffer, per kernel.
+    let mut rt_param_of: IdMap<u32, u32> = IdMap::default(); // caller → its first call's RTBuffer
+    for c in &markers.calls {
+        if let Some(p) = c.rt_param {
+            rt_param_of.entry(c.caller).or_insert(p);
+        }
+    }
     let mut kernels = Vec::new();
     for &e in &index.entry_points {
         let Some(w) = module.inst(e).map(|w| w.to_vec()) else { continue };
@@ -224,12 +231,7 @@ pub fn lower_emulation(
         let arg = if threaded.contains(&f.id) {
             Some(f.params.len() as u32)
         } else {
-            markers
-                .calls
-                .iter()
-                .filter(|c| c.caller == f.id)
-                .find_map(|c| c.rt_param)
-                .and_then(|p| f.params.iter().position(|&x| x == p))
+            rt_param_of.get(&f.id).and_then(|&p| f.params.iter().position(|&x| x == p))
                 .map(|k| k as u32)
         };
         kernels.push(KernelBuffer { name, arg });
@@ -258,10 +260,14 @@ fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSe
     if threaded.is_empty() {
         return Ok(());
     }
+    let mut set = IdBits::new(module.bound(), module.word_count());
+    for &f in threaded {
+        set.insert(f);
+    }
     let mut bad = BTreeSet::new();
     for i in 0..module.len() {
         let Some(w) = module.inst(i) else { continue };
-        if !w[1..].iter().any(|x| threaded.contains(x)) {
+        if !w[1..].iter().any(|&x| set.contains(x)) {
             continue;
         }
         let op = w[0] & 0xffff;

@@ -9,10 +9,11 @@ pub mod native;
 use crate::error::{Error, Result};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use std::collections::{HashMap, HashSet};
+use crate::module::idhash::{IdBits, IdMap};
+use std::collections::HashSet;
 
 /// Call result id → the id that replaces it.
-pub type Replacements = HashMap<u32, u32>;
+pub type Replacements = IdMap<u32, u32>;
 
 /// Rewrites every use of a replaced id inside the functions in `callers` (SSA values are only used
 /// in their own function) and drops names and decorations of replaced ids.
@@ -30,10 +31,14 @@ pub fn apply_replacements(
             module.remove(a);
         }
     }
+    let mut replaced = IdBits::new(module.bound(), module.word_count());
+    for &id in map.keys() {
+        replaced.insert(id);
+    }
     for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
         for i in f.start..=f.end {
             let Some(w) = module.inst(i) else { continue };
-            if !w[1..].iter().any(|x| map.contains_key(x)) {
+            if !w[1..].iter().any(|&x| replaced.contains(x)) {
                 continue;
             }
             let positions = index.id_use_positions(module, w).ok_or_else(|| {

@@ -47,7 +47,7 @@ pub fn lower_native(
             ConstKind::Default => emit_default(module, ids, intern, &c.tree)?,
         });
     }
-    let mut repl = Replacements::new();
+    let mut repl = Replacements::default();
     for call in &markers.calls {
         let Some(&k) = map.by_symbol.get(&call.symbolic_id) else { continue };
         let root = roots[k];

@@ -1,6 +1,8 @@
 //! A hash-map cache of types and constants, so that a pass asking twice for the same `OpType*`
 //! or `OpConstant*` gets the same id (SPIR-V requires unique non-aggregate types), without a
-//! linear scan per request.
+//! linear scan per request. The module's own definitions of an opcode are added the first time
+//! that opcode is asked for (one pass over the global section per opcode used, usually two or
+//! three), so the large constant tables of big modules are not hashed when nothing asks for them.
 
 use super::ids::IdAllocator;
 use super::index::Index;
@@ -15,6 +17,10 @@ type Key = (u32, Vec<u32>);
 /// Types and constants of the global section, keyed by their content.
 pub struct Intern {
     map: HashMap<Key, u32>,
+    /// Opcodes whose definitions in the module are in `map` already.
+    seeded: Vec<u32>,
+    /// End of the module's global section (instruction index).
+    globals_end: usize,
 }
 
 fn is_internable(op: u32) -> bool {
@@ -46,17 +52,27 @@ fn key(words: &[u32]) -> Option<(Key, u32)> {
 }
 
 impl Intern {
-    /// Seeds the cache with the module's global types and constants (first definition wins).
-    pub fn new(module: &Module, index: &Index) -> Self {
-        let mut map = HashMap::new();
-        for i in 0..index.globals_end {
+    /// An empty cache for the module's global section.
+    pub fn new(_module: &Module, index: &Index) -> Self {
+        Intern { map: HashMap::new(), seeded: Vec::new(), globals_end: index.globals_end }
+    }
+
+    /// Adds the module's definitions with opcode `op` (first definition wins).
+    fn seed(&mut self, module: &Module, op: u32) {
+        if self.seeded.contains(&op) {
+            return;
+        }
+        self.seeded.push(op);
+        for i in 0..self.globals_end {
+            if module.opcode(i) != op {
+                continue;
+            }
             if let Some(w) = module.inst(i) {
                 if let Some((k, id)) = key(w) {
-                    map.entry(k).or_insert(id);
+                    self.map.entry(k).or_insert(id);
                 }
             }
         }
-        Intern { map }
     }
 
     /// The id of the global instruction `op` with these operands (result type first, if any,
@@ -72,6 +88,7 @@ impl Intern {
         let mut rest: Vec<u32> = result_type.into_iter().collect();
         rest.extend_from_slice(operands);
         let k = (op as u32, rest);
+        self.seed(module, op as u32);
         if let Some(&id) = self.map.get(&k) {
             return Ok(id);
         }
