@@ -154,15 +154,21 @@ impl Prefix {
         let host = |w: u32| if self.big_endian { w.swap_bytes() } else { w };
         let mut next = self.next;
         let (mut last_head, mut last_at) = (host(self.raw[next]), next);
+        // A word count of 0 is reported after the length check, as [`Module`] does: the rest is
+        // still read (not written) to learn the length.
+        let mut broken: Option<Error> = None;
+        let word_count_0 = |at: usize, head: u32| Error::Malformed {
+            offset: at,
+            opcode: inst::op_name(head & 0xffff),
+            message: "word count is 0".into(),
+        };
         // Boundaries inside the words already read (the prefix ends inside them).
         while next < self.raw.len() {
             let head = host(self.raw[next]);
             if head >> 16 == 0 {
-                return Err(Error::Malformed {
-                    offset: next,
-                    opcode: inst::op_name(head & 0xffff),
-                    message: "word count is 0".into(),
-                });
+                broken = Some(word_count_0(next, head));
+                next = usize::MAX;
+                break;
             }
             (last_head, last_at) = (head, next);
             next += (head >> 16) as usize;
@@ -173,7 +179,9 @@ impl Prefix {
         loop {
             let n = fill(&mut *self.rest, &mut bytes[carry..]).map_err(read_err)?;
             let have = carry + n;
-            write(out, &bytes[carry..have])?;
+            if broken.is_none() {
+                write(out, &bytes[carry..have])?;
+            }
             let whole = have / 4;
             // Instruction boundaries inside this chunk's whole words.
             while next < base + whole {
@@ -181,11 +189,9 @@ impl Prefix {
                 let head = host(u32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]));
                 let wc = (head >> 16) as usize;
                 if wc == 0 {
-                    return Err(Error::Malformed {
-                        offset: next,
-                        opcode: inst::op_name(head & 0xffff),
-                        message: "word count is 0".into(),
-                    });
+                    broken = Some(word_count_0(next, head));
+                    next = usize::MAX;
+                    break;
                 }
                 (last_head, last_at) = (head, next);
                 next += wc;
@@ -197,6 +203,9 @@ impl Prefix {
                     return Err(Error::Binary(format!(
                         "truncated SPIR-V module: {total} bytes is not a whole number of 32-bit words"
                     )));
+                }
+                if let Some(e) = broken {
+                    return Err(e);
                 }
                 let end = base + whole;
                 if next != end {
