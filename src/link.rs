@@ -27,8 +27,8 @@ use crate::module::index::Index;
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
 use spirv::{Decoration, Op, StorageClass};
-use crate::module::idhash::IdMap;
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use crate::module::idhash::{IdMap, IdSet};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Linking options.
 #[derive(Clone, Copy, Debug, Default)]
@@ -129,7 +129,7 @@ fn is_dedupable_global(op: u32) -> bool {
 }
 
 /// Follows replacement chains to the final id.
-fn resolve(map: &HashMap<u32, u32>, mut id: u32) -> u32 {
+fn resolve(map: &IdMap<u32, u32>, mut id: u32) -> u32 {
     for _ in 0..64 {
         match map.get(&id) {
             Some(&n) if n != id => id = n,
@@ -194,11 +194,11 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     // 2. Header-level merges.
     let version = inputs.iter().map(|i| i.module.version()).max().unwrap_or((1, 0));
     let crosses_1_4 = version >= (1, 4) && inputs.iter().any(|i| i.module.version() < (1, 4));
-    let mut replace: HashMap<u32, u32> = HashMap::new();
-    let mut drop: HashSet<usize> = HashSet::new();
-    let mut seen_caps = HashSet::new();
-    let mut seen_exts: HashMap<Vec<u32>, ()> = HashMap::new();
-    let mut seen_imports: HashMap<Vec<u32>, u32> = HashMap::new();
+    let mut replace: IdMap<u32, u32> = IdMap::default();
+    let mut drop: IdSet<usize> = IdSet::default();
+    let mut seen_caps = IdSet::default();
+    let mut seen_exts: IdMap<Vec<u32>, ()> = IdMap::default();
+    let mut seen_imports: IdMap<Vec<u32>, u32> = IdMap::default();
     let mut memory_model: Option<(Vec<u32>, usize)> = None;
     let mut model_errors = Vec::new();
     for (n, inst) in insts.iter().enumerate() {
@@ -242,13 +242,13 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 
     // Decorations (target masked) of the types and constants that may be deduplicated, to tell
     // apart those that only differ in decorations. Only those ids are collected.
-    let dedupable: HashSet<u32> = insts
+    let dedupable: IdSet<u32> = insts
         .iter()
         .enumerate()
         .filter(|(n, i)| sections[*n] == Section::Global && is_dedupable_global(i.words[0] & 0xffff))
         .filter_map(|(_, i)| i.result)
         .collect();
-    let mut decorations_of: HashMap<u32, Vec<Vec<u32>>> = HashMap::new();
+    let mut decorations_of: IdMap<u32, Vec<Vec<u32>>> = IdMap::default();
     for (n, inst) in insts.iter().enumerate() {
         if sections[n] == Section::Annotation && inst.words.len() > 1 && dedupable.contains(&inst.words[1]) {
             let mut d = inst.words.clone();
@@ -262,7 +262,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     }
 
     // 3. Deduplicate types and constants, in order (operands already replaced).
-    let mut canon: HashMap<(Vec<u32>, Vec<Vec<u32>>), u32> = HashMap::new();
+    let mut canon: IdMap<(Vec<u32>, Vec<Vec<u32>>), u32> = IdMap::default();
     for n in 0..insts.len() {
         if sections[n] != Section::Global || !is_dedupable_global(insts[n].words[0] & 0xffff) {
             continue;
@@ -304,14 +304,14 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         }
     }
     let def_of: IdMap<u32, usize> = insts.iter().enumerate().filter_map(|(n, i)| i.result.map(|r| (r, n))).collect();
-    let type_of = |id: u32, replace: &HashMap<u32, u32>| -> Option<u32> {
+    let type_of = |id: u32, replace: &IdMap<u32, u32>| -> Option<u32> {
         let n = *def_of.get(&id)?;
         let w = &insts[n].words;
         let op = w[0] & 0xffff;
         let ty = if op == Op::Function as u32 { *w.get(4)? } else { *w.get(1)? };
         Some(resolve(replace, ty))
     };
-    let mut removed_symbols: HashSet<u32> = HashSet::new();
+    let mut removed_symbols: IdSet<u32> = IdSet::default();
     let mut link_errors = Vec::new();
     // Imported functions whose type differs from the export's only in pointee types:
     // (import id, import function type, export function type).
@@ -503,7 +503,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 
     // Interfaces list variables only: an adapted import (a bitcast now) is listed as its export.
     if !adapt_vars.is_empty() {
-        let gone: HashMap<u32, u32> = adapt_vars.iter().map(|a| (a.0, a.2)).collect();
+        let gone: IdMap<u32, u32> = adapt_vars.iter().map(|a| (a.0, a.2)).collect();
         for (n, inst) in insts.iter_mut().enumerate() {
             if sections[n] != Section::EntryPoint {
                 continue;
@@ -574,10 +574,10 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
             inst.words[p] = resolve(&replace, inst.words[p]);
         }
     }
-    let replaced: HashSet<u32> = replace.keys().copied().collect();
+    let replaced: IdSet<u32> = replace.keys().copied().collect();
     // Names and decorations of ids that no longer exist go; identical ones collapse.
-    let mut seen_annotations: HashSet<Vec<u32>> = HashSet::new();
-    let mut named: HashSet<u32> = HashSet::new();
+    let mut seen_annotations: IdSet<Vec<u32>> = IdSet::default();
+    let mut named: IdSet<u32> = IdSet::default();
     for (n, inst) in insts.iter().enumerate() {
         if drop.contains(&n) {
             continue;
@@ -641,7 +641,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 }
 
 /// Looks up the (replaced) type of a symbol.
-type TypeOf<'a> = dyn Fn(u32, &HashMap<u32, u32>) -> Option<u32> + 'a;
+type TypeOf<'a> = dyn Fn(u32, &IdMap<u32, u32>) -> Option<u32> + 'a;
 
 /// A linkage decoration: the symbol's id, its input, its kind (0 Export, 1 Import, 2
 /// LinkOnceODR) and the decoration instruction.
@@ -656,9 +656,9 @@ struct Sym {
 fn merge_same_type_imports(
     imports: &[&Sym],
     type_of: &TypeOf,
-    replace: &mut HashMap<u32, u32>,
-    removed: &mut HashSet<u32>,
-    drop: &mut HashSet<usize>,
+    replace: &mut IdMap<u32, u32>,
+    removed: &mut IdSet<u32>,
+    drop: &mut IdSet<usize>,
 ) {
     let Some(first) = imports.first() else { return };
     let first_ty = type_of(first.id, replace);
@@ -690,7 +690,7 @@ fn model_name(w: &[u32]) -> String {
 }
 
 /// Whether two types are pointers of the same storage class (to different pointees).
-fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
@@ -702,7 +702,7 @@ fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &H
 
 /// Whether two function types differ only in the pointee types of pointers (same storage
 /// classes, same everything else).
-fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, a: u32, b: u32) -> bool {
+fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
     let (Some(wa), Some(wb)) = (words(a), words(b)) else { return false };
     let op = |w: &Vec<u32>| w[0] & 0xffff;
@@ -724,8 +724,8 @@ fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: 
 }
 
 /// A readable spelling of a type of the linked module, for messages.
-fn describe_type(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, ty: Option<u32>) -> String {
-    fn go(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &HashMap<u32, u32>, id: u32, depth: usize) -> String {
+fn describe_type(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, ty: Option<u32>) -> String {
+    fn go(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, id: u32, depth: usize) -> String {
         let id = resolve(replace, id);
         if depth > 8 {
             return "…".into();
@@ -799,8 +799,8 @@ fn function_is_declaration(insts: &[Inst], sections: &[Section]) -> Vec<bool> {
 
 /// Under SPIR-V 1.4, an entry point's interface lists every global variable (other than
 /// `Function` storage) that its call tree uses.
-fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &HashSet<usize>) {
-    let globals: HashSet<u32> = insts
+fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &IdSet<usize>) {
+    let globals: IdSet<u32> = insts
         .iter()
         .enumerate()
         .filter(|(n, i)| {
@@ -812,7 +812,7 @@ fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &HashSet<u
         .filter_map(|(_, i)| i.result)
         .collect();
     // Per function: globals used and functions called.
-    let mut uses: HashMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = HashMap::new();
+    let mut uses: IdMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = IdMap::default();
     let mut current = None;
     for (n, inst) in insts.iter().enumerate() {
         if sections[n] != Section::Function || drop.contains(&n) {
@@ -843,7 +843,7 @@ fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &HashSet<u
         let w = &inst.words;
         let Some((_, len)) = w.get(3..).and_then(inst::read_string) else { continue };
         let head_len = 3 + len;
-        let mut seen = HashSet::new();
+        let mut seen = IdSet::default();
         let mut stack = vec![w[2]];
         let mut vars: BTreeSet<u32> = BTreeSet::new();
         while let Some(f) = stack.pop() {

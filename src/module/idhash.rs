@@ -9,11 +9,23 @@ pub struct IdHasher(u64);
 
 impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
-        self.0
+        // The product's high bits are the well-mixed ones; fold them into the low bits the
+        // table indexes by.
+        self.0 ^ (self.0 >> 32)
     }
     fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.0 = (self.0.rotate_left(5) ^ b as u64).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        // Eight bytes a step (keys such as instruction words hash as byte slices).
+        let mut chunks = bytes.chunks_exact(8);
+        for c in &mut chunks {
+            let mut a = [0u8; 8];
+            a.copy_from_slice(c);
+            self.write_u64(u64::from_le_bytes(a));
+        }
+        let rest = chunks.remainder();
+        if !rest.is_empty() {
+            let mut a = [0u8; 8];
+            a[..rest.len()].copy_from_slice(rest);
+            self.write_u64(u64::from_le_bytes(a) ^ ((rest.len() as u64) << 56));
         }
     }
     fn write_u32(&mut self, n: u32) {
