@@ -304,13 +304,13 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     // Pass-through: a single module that names no marker is written back unchanged, unindexed
     // (emulation sidecars still list the kernels, so they take the full path).
     let pass_through_mode = options.mode != SpecConstMode::Emulation || !options.sidecars;
+    let validating = match options.validation {
+        Validation::Never => false,
+        Validation::Always => true,
+        Validation::Auto => validate::spirv_val_available(),
+    };
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
-        let validating = match options.validation {
-            Validation::Never => false,
-            Validation::Always => true,
-            Validation::Auto => validate::spirv_val_available(),
-        };
         if pass_through_mode && !validating {
             match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
                 InputData::Lazy(prefix) => {
@@ -323,7 +323,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         }
     }
     // load, and link when there are several inputs
-    let (module, link_report, name) = load_and_link(&mut inputs, &options.link)?;
+    let (module, link_report, name) = load_and_link(&mut inputs, &options.link, validating)?;
     lap("load", &mut timings);
     let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
     if link_report.is_none() && pass_through_mode && !markers::may_have_markers(&module) {
@@ -450,7 +450,11 @@ fn pass_through(
 
 /// Loads one module, or loads and links several; returns the module, the link report and a name
 /// for messages. A single input is taken out of `inputs`; linked inputs stay (for validation).
-fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(Module, Option<link::LinkReport>, String)> {
+fn load_and_link(
+    inputs: &mut [Input],
+    options: &link::LinkOptions,
+    keep_inputs: bool,
+) -> Result<(Module, Option<link::LinkReport>, String)> {
     if let [one] = inputs {
         let module = one.take_module()?;
         return Ok((module, None, one.name.clone()));
@@ -459,26 +463,21 @@ fn load_and_link(inputs: &mut [Input], options: &link::LinkOptions) -> Result<(M
         let name = name.to_string();
         move |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) }
     };
-    let mut modules = Vec::with_capacity(inputs.len());
+    // Each input is dropped once its instructions are in the linker, unless the output is to be
+    // validated (the policy compares with the inputs).
+    let mut linker = link::Linker::default();
+    let mut big_endian = None;
     for input in inputs.iter_mut() {
-        input.load()?;
-    }
-    for input in inputs.iter() {
-        let InputData::Module(module) = &input.data else {
-            return Err(Error::PostCondition("input not loaded".into()));
-        };
+        let module = input.take_module()?;
         let index = Index::build(&module).map_err(in_file(&input.name))?;
-        modules.push((module, index));
+        linker.add(&link::LinkInput { name: &input.name, module: &module, index: &index })?;
+        big_endian.get_or_insert(module.big_endian);
+        if keep_inputs {
+            input.data = InputData::Module(Box::new(module));
+        }
     }
-    let link_inputs: Vec<link::LinkInput> = inputs
-        .iter()
-        .zip(&modules)
-        .map(|(i, (m, x))| link::LinkInput { name: &i.name, module: m, index: x })
-        .collect();
-    let (words, report) = link::link(&link_inputs, options)?;
-    let big_endian = modules.first().is_some_and(|(m, _)| m.big_endian);
-    drop(link_inputs);
-    drop(modules);
+    let (words, report) = linker.finish(options)?;
+    let big_endian = big_endian.unwrap_or(false);
     let name = format!("the module linked from {} inputs", inputs.len());
     let module = Module::from_words(words, big_endian).map_err(in_file(&name))?;
     Ok((module, Some(report), name))

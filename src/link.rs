@@ -23,7 +23,7 @@
 
 use crate::error::{Error, Result};
 use crate::markers::is_marker_name;
-use crate::module::index::Index;
+use crate::module::index::{Defs, Index};
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
 use spirv::{Decoration, Op, StorageClass};
@@ -65,15 +65,151 @@ pub struct LinkInput<'a> {
     pub index: &'a Index,
 }
 
-/// An instruction of some input, ids already shifted into the output's range.
-#[derive(Clone)]
-struct Inst {
+/// The instructions of every input, ids already shifted into the output's range, in one word
+/// arena (no allocation per instruction: ~16 bytes of bookkeeping each). An instruction rewritten
+/// to other words (or to several instructions) gets them appended to the arena and its slot
+/// repointed; the old words stay unused until the arena is dropped.
+#[derive(Default)]
+struct Insts {
     words: Vec<u32>,
-    /// Positions of the ids it uses (rewritten by replacements).
-    uses: Vec<usize>,
-    result: Option<u32>,
-    result_pos: Option<usize>,
-    input: usize,
+    /// Word positions (within their instruction) of the ids each instruction uses.
+    uses: Vec<u16>,
+    slots: Vec<Slot>,
+    /// Input each instruction comes from.
+    input: Vec<u32>,
+}
+
+#[derive(Clone, Copy)]
+struct Slot {
+    start: u32,
+    len: u32,
+    uses_start: u32,
+    uses_len: u32,
+}
+
+/// A set of instruction slots (one bit each; grows as slots are added).
+#[derive(Default)]
+struct SlotSet(Vec<u64>);
+
+impl SlotSet {
+    fn insert(&mut self, n: usize) -> bool {
+        if self.0.len() <= n / 64 {
+            self.0.resize(n / 64 + 1, 0);
+        }
+        let (w, b) = (&mut self.0[n / 64], 1u64 << (n % 64));
+        let new = *w & b == 0;
+        *w |= b;
+        new
+    }
+    fn contains(&self, n: &usize) -> bool {
+        self.0.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
+    }
+}
+
+/// Finds instructions equal to an earlier one without a copy of each: the first slot seen with
+/// each hash, compared word by word; hash collisions between different contents (rare) fall back
+/// to a set of copies.
+#[derive(Default)]
+struct FirstSeen {
+    by_hash: IdMap<u64, u32>,
+    collided: IdMap<Vec<u32>, u32>,
+}
+
+impl FirstSeen {
+    /// The first slot whose `key` equals slot `n`'s, or `None` (and `n` is recorded).
+    fn first(&mut self, n: usize, key: &[u32], key_of: impl Fn(usize) -> Vec<u32>) -> Option<usize> {
+        use std::hash::BuildHasher;
+        let h = crate::module::idhash::IdBuild::default().hash_one(key);
+        match self.by_hash.get(&h) {
+            None => {
+                self.by_hash.insert(h, n as u32);
+                None
+            }
+            Some(&m) if key_of(m as usize) == key => Some(m as usize),
+            Some(_) => match self.collided.get(key) {
+                Some(&m) => Some(m as usize),
+                None => {
+                    self.collided.insert(key.to_vec(), n as u32);
+                    None
+                }
+            },
+        }
+    }
+}
+
+fn arena_overflow() -> Error {
+    Error::Link(vec!["the linked module is too large (more than 2^32 words)".into()])
+}
+
+impl Insts {
+    fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    fn words(&self, n: usize) -> &[u32] {
+        let s = self.slots[n];
+        &self.words[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    fn words_mut(&mut self, n: usize) -> &mut [u32] {
+        let s = self.slots[n];
+        &mut self.words[s.start as usize..(s.start + s.len) as usize]
+    }
+
+    fn uses(&self, n: usize) -> &[u16] {
+        let s = self.slots[n];
+        &self.uses[s.uses_start as usize..(s.uses_start + s.uses_len) as usize]
+    }
+
+    fn input(&self, n: usize) -> usize {
+        self.input[n] as usize
+    }
+
+    /// Position of the result id of the (first) instruction of slot `n`.
+    fn result_pos(&self, n: usize) -> Option<usize> {
+        let op = self.words(n)[0] & 0xffff;
+        inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }))
+    }
+
+    fn result(&self, n: usize) -> Option<u32> {
+        self.result_pos(n).and_then(|p| self.words(n).get(p).copied())
+    }
+
+    /// Appends words and use positions to the arenas; returns the slot.
+    fn store(&mut self, words: &[u32], uses: impl IntoIterator<Item = usize>) -> Result<Slot> {
+        let start = u32::try_from(self.words.len()).map_err(|_| arena_overflow())?;
+        let uses_start = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())?;
+        self.words.extend_from_slice(words);
+        self.uses.extend(uses.into_iter().map(|p| p as u16));
+        u32::try_from(self.words.len()).map_err(|_| arena_overflow())?;
+        let uses_len = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())? - uses_start;
+        Ok(Slot { start, len: words.len() as u32, uses_start, uses_len })
+    }
+
+    fn push(&mut self, words: &[u32], uses: impl IntoIterator<Item = usize>, input: usize) -> Result<usize> {
+        let slot = self.store(words, uses)?;
+        self.slots.push(slot);
+        self.input.push(input as u32);
+        Ok(self.slots.len() - 1)
+    }
+
+    /// Replaces the words (one or several instructions) and use positions of slot `n`.
+    fn set(&mut self, n: usize, words: &[u32], uses: impl IntoIterator<Item = usize>) -> Result<()> {
+        self.slots[n] = self.store(words, uses)?;
+        Ok(())
+    }
+
+    /// Applies the replacements to the ids slot `n` uses.
+    fn resolve_uses(&mut self, n: usize, replace: &IdMap<u32, u32>) {
+        let s = self.slots[n];
+        let uses = &self.uses[s.uses_start as usize..(s.uses_start + s.uses_len) as usize];
+        let words = &mut self.words[s.start as usize..(s.start + s.len) as usize];
+        for &p in uses {
+            if let Some(w) = words.get_mut(p as usize) {
+                *w = resolve(replace, *w);
+            }
+        }
+    }
 }
 
 /// Sections of the logical layout, in order.
@@ -141,35 +277,52 @@ fn resolve(map: &IdMap<u32, u32>, mut id: u32) -> u32 {
 
 /// Links the inputs (see the module docs); returns the module's words.
 pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
-    let mut report = LinkReport::default();
-    // 1. Id ranges.
-    let mut bases = Vec::with_capacity(inputs.len());
-    let mut total: u64 = 1;
+    let mut linker = Linker::default();
     for input in inputs {
-        bases.push((total - 1) as u32);
-        total += input.module.bound().max(1) as u64 - 1;
-        if total > u32::MAX as u64 {
+        linker.add(input)?;
+    }
+    linker.finish(options)
+}
+
+/// A link in progress: [`Linker::add`] copies each input's instructions (ids shifted into the
+/// output's range) so that the caller can drop the input before reading the next one; then
+/// [`Linker::finish`] runs steps 2–7.
+#[derive(Default)]
+pub struct Linker {
+    insts: Insts,
+    sections: Vec<Section>,
+    /// One more than the largest id handed out so far.
+    total: u64,
+    names: Vec<String>,
+    versions: Vec<(u8, u8)>,
+    generator: Option<u32>,
+    /// Instructions that cannot be decoded (reported together by `finish`).
+    errors: Vec<String>,
+}
+
+impl Linker {
+    /// Step 1 for one input: its id range, and its instructions shifted into it.
+    pub fn add(&mut self, input: &LinkInput) -> Result<()> {
+        let k = self.names.len();
+        let base = self.total.max(1) - 1;
+        self.total = base + 1 + (input.module.bound().max(1) as u64 - 1);
+        if self.total > u32::MAX as u64 {
             return Err(Error::Link(vec![format!(
                 "the linked module needs more than {} ids (id bound overflow at {})",
                 u32::MAX,
                 input.name
             )]));
         }
-    }
-    let mut bound = total as u32;
-
-    // Shift every instruction into the output's id range.
-    let mut insts: Vec<Inst> = Vec::new();
-    let mut sections: Vec<Section> = Vec::new();
-    let mut errors = Vec::new();
-    for (k, input) in inputs.iter().enumerate() {
-        let base = bases[k];
+        let base = base as u32;
+        self.names.push(input.name.to_string());
+        self.versions.push(input.module.version());
+        self.generator.get_or_insert(input.module.generator());
         let first_function = input.index.globals_end;
         for i in 0..input.module.len() {
             let Some(w) = input.module.inst(i) else { continue };
             let op = w[0] & 0xffff;
             let Some(uses) = input.index.id_use_positions(input.module, w) else {
-                errors.push(format!(
+                self.errors.push(format!(
                     "{}: cannot link {} at word {}: its operands cannot be decoded (unknown opcode or extended instruction set)",
                     input.name,
                     inst::op_name(op),
@@ -177,32 +330,55 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                 ));
                 continue;
             };
-            let mut words = w.to_vec();
             let result_pos = inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }));
+            let n = self.insts.push(w, uses.iter().copied(), k)?;
+            let words = self.insts.words_mut(n);
             for &p in uses.iter().chain(result_pos.iter()) {
-                words[p] += base;
+                words[p] = words[p].wrapping_add(base);
             }
-            let result = result_pos.map(|p| words[p]);
-            sections.push(section_of(op, i >= first_function));
-            insts.push(Inst { words, uses, result, result_pos, input: k });
+            self.sections.push(section_of(op, i >= first_function));
         }
-    }
-    if !errors.is_empty() {
-        return Err(Error::Link(errors));
+        Ok(())
     }
 
+    /// Steps 2–7 (see the module docs); returns the module's words.
+    pub fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
+        let Linker { mut insts, mut sections, total, names, versions, generator, errors } = self;
+        if !errors.is_empty() {
+            return Err(Error::Link(errors));
+        }
+        let inputs: Vec<Named> = names.iter().map(|n| Named { name: n }).collect();
+        finish(&mut insts, &mut sections, total.max(1) as u32, &inputs, &versions, generator.unwrap_or(0), options)
+    }
+}
+
+/// An input's name, for messages.
+struct Named<'a> {
+    name: &'a str,
+}
+
+fn finish(
+    insts: &mut Insts,
+    sections: &mut Vec<Section>,
+    mut bound: u32,
+    inputs: &[Named],
+    versions: &[(u8, u8)],
+    generator: u32,
+    options: &LinkOptions,
+) -> Result<(Vec<u32>, LinkReport)> {
+    let mut report = LinkReport::default();
     // 2. Header-level merges.
-    let version = inputs.iter().map(|i| i.module.version()).max().unwrap_or((1, 0));
-    let crosses_1_4 = version >= (1, 4) && inputs.iter().any(|i| i.module.version() < (1, 4));
+    let version = versions.iter().copied().max().unwrap_or((1, 0));
+    let crosses_1_4 = version >= (1, 4) && versions.iter().any(|&v| v < (1, 4));
     let mut replace: IdMap<u32, u32> = IdMap::default();
-    let mut drop: IdSet<usize> = IdSet::default();
+    let mut drop = SlotSet::default();
     let mut seen_caps = IdSet::default();
     let mut seen_exts: IdMap<Vec<u32>, ()> = IdMap::default();
     let mut seen_imports: IdMap<Vec<u32>, u32> = IdMap::default();
     let mut memory_model: Option<(Vec<u32>, usize)> = None;
     let mut model_errors = Vec::new();
-    for (n, inst) in insts.iter().enumerate() {
-        let w = &inst.words;
+    for n in 0..insts.len() {
+        let w = insts.words(n);
         match sections[n] {
             Section::Capability if !seen_caps.insert(w.get(1).copied()) => {
                 drop.insert(n);
@@ -219,14 +395,14 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                 }
             }
             Section::MemoryModel => match &memory_model {
-                None => memory_model = Some((w.clone(), inst.input)),
+                None => memory_model = Some((w.to_vec(), insts.input(n))),
                 Some((m, k)) => {
-                    if m != w {
+                    if m.as_slice() != w {
                         model_errors.push(format!(
                             "addressing or memory model mismatch: {} uses {}, {} uses {}",
                             inputs[*k].name,
                             model_name(m),
-                            inputs[inst.input].name,
+                            inputs[insts.input(n)].name,
                             model_name(w)
                         ));
                     }
@@ -242,16 +418,15 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 
     // Decorations (target masked) of the types and constants that may be deduplicated, to tell
     // apart those that only differ in decorations. Only those ids are collected.
-    let dedupable: IdSet<u32> = insts
-        .iter()
-        .enumerate()
-        .filter(|(n, i)| sections[*n] == Section::Global && is_dedupable_global(i.words[0] & 0xffff))
-        .filter_map(|(_, i)| i.result)
+    let dedupable: IdSet<u32> = (0..insts.len())
+        .filter(|&n| sections[n] == Section::Global && is_dedupable_global(insts.words(n)[0] & 0xffff))
+        .filter_map(|n| insts.result(n))
         .collect();
     let mut decorations_of: IdMap<u32, Vec<Vec<u32>>> = IdMap::default();
-    for (n, inst) in insts.iter().enumerate() {
-        if sections[n] == Section::Annotation && inst.words.len() > 1 && dedupable.contains(&inst.words[1]) {
-            let mut d = inst.words.clone();
+    for n in 0..insts.len() {
+        let w = insts.words(n);
+        if sections[n] == Section::Annotation && w.len() > 1 && dedupable.contains(&w[1]) {
+            let mut d = w.to_vec();
             let target = d[1];
             d[1] = 0;
             decorations_of.entry(target).or_default().push(d);
@@ -262,36 +437,40 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     }
 
     // 3. Deduplicate types and constants, in order (operands already replaced).
-    let mut canon: IdMap<(Vec<u32>, Vec<Vec<u32>>), u32> = IdMap::default();
-    for n in 0..insts.len() {
-        if sections[n] != Section::Global || !is_dedupable_global(insts[n].words[0] & 0xffff) {
-            continue;
-        }
-        let inst = &mut insts[n];
-        for &p in &inst.uses {
-            inst.words[p] = resolve(&replace, inst.words[p]);
-        }
-        let Some(id) = inst.result else { continue };
-        let mut key = inst.words.clone();
-        if let Some(rpos) = inst.result_pos {
+    // Key: the words with the result id zeroed, then the sorted decorations (targets masked);
+    // every part starts with its word count, so the concatenation is unambiguous.
+    let key_of = |insts: &Insts, n: usize| -> Vec<u32> {
+        let mut key = insts.words(n).to_vec();
+        if let Some(rpos) = insts.result_pos(n) {
             key[rpos] = 0;
         }
-        let decos = decorations_of.get(&id).cloned().unwrap_or_default();
-        match canon.get(&(key.clone(), decos.clone())) {
-            Some(&first) => {
-                replace.insert(id, first);
-                drop.insert(n);
+        if let Some(decos) = insts.result(n).and_then(|id| decorations_of.get(&id)) {
+            for d in decos {
+                key.extend_from_slice(d);
             }
-            None => {
-                canon.insert((key, decos), id);
+        }
+        key
+    };
+    let mut canon = FirstSeen::default();
+    for n in 0..insts.len() {
+        if sections[n] != Section::Global || !is_dedupable_global(insts.words(n)[0] & 0xffff) {
+            continue;
+        }
+        insts.resolve_uses(n, &replace);
+        let Some(id) = insts.result(n) else { continue };
+        let key = key_of(insts, n);
+        if let Some(first) = canon.first(n, &key, |m| key_of(insts, m)) {
+            if let Some(first_id) = insts.result(first) {
+                replace.insert(id, first_id);
+                drop.insert(n);
             }
         }
     }
 
     // 4. Imports and exports.
     let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
-    for (n, inst) in insts.iter().enumerate() {
-        let w = &inst.words;
+    for n in 0..insts.len() {
+        let w = insts.words(n);
         if sections[n] == Section::Annotation
             && w[0] & 0xffff == Op::Decorate as u32
             && w.len() > 3
@@ -299,14 +478,19 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
         {
             if let Some((name, len)) = inst::read_string(&w[3..]) {
                 let kind = w.get(3 + len).copied().unwrap_or(0);
-                symbols.entry(name).or_default().push(Sym { id: w[1], input: inst.input, kind, decoration: n });
+                symbols.entry(name).or_default().push(Sym { id: w[1], input: insts.input(n), kind, decoration: n });
             }
         }
     }
-    let def_of: IdMap<u32, usize> = insts.iter().enumerate().filter_map(|(n, i)| i.result.map(|r| (r, n))).collect();
+    let mut def_of = Defs::with_bound(bound, insts.words.len());
+    for n in 0..insts.len() {
+        if let Some(r) = insts.result(n) {
+            def_of.insert(r, n);
+        }
+    }
     let type_of = |id: u32, replace: &IdMap<u32, u32>| -> Option<u32> {
-        let n = *def_of.get(&id)?;
-        let w = &insts[n].words;
+        let n = def_of.get(&id)?;
+        let w = insts.words(n);
         let op = w[0] & 0xffff;
         let ty = if op == Op::Function as u32 { *w.get(4)? } else { *w.get(1)? };
         Some(resolve(replace, ty))
@@ -369,7 +553,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                             "{both}: the pointers differ only in pointee type; the import is a bitcast of the export"
                         ));
                         adapt_vars.push((imp.id, it, def.id));
-                        if let Some(&n) = def_of.get(&imp.id) {
+                        if let Some(n) = def_of.get(&imp.id) {
                             drop.insert(n);
                         }
                         drop.insert(imp.decoration);
@@ -411,14 +595,13 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     // Remove the resolved imports' and merged duplicates' definitions (whole functions).
     let mut n = 0;
     while n < insts.len() {
-        let w = &insts[n].words;
-        let op = w[0] & 0xffff;
-        if let Some(r) = insts[n].result {
+        let op = insts.words(n)[0] & 0xffff;
+        if let Some(r) = insts.result(n) {
             if removed_symbols.contains(&r) {
                 if op == Op::Function as u32 {
                     while n < insts.len() {
-                        let end = insts[n].words[0] & 0xffff == Op::FunctionEnd as u32;
-                        if let Some(p) = insts[n].result {
+                        let end = insts.words(n)[0] & 0xffff == Op::FunctionEnd as u32;
+                        if let Some(p) = insts.result(n) {
                             removed_symbols.insert(p);
                         }
                         drop.insert(n);
@@ -437,15 +620,15 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 
     // 5. SpecIds used by more than one input.
     let mut spec_users: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new(); // SpecId → (input, inst)
-    for (n, inst) in insts.iter().enumerate() {
-        let w = &inst.words;
+    for n in 0..insts.len() {
+        let w = insts.words(n);
         if sections[n] == Section::Annotation
             && w[0] & 0xffff == Op::Decorate as u32
             && w.len() > 3
             && w[2] == Decoration::SpecId as u32
             && !drop.contains(&n)
         {
-            spec_users.entry(w[3]).or_default().push((inst.input, n));
+            spec_users.entry(w[3]).or_default().push((insts.input(n), n));
         }
     }
     let mut used: BTreeSet<u32> = spec_users.keys().copied().collect();
@@ -478,7 +661,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                     t
                 }
             };
-            insts[n].words[3] = to;
+            insts.words_mut(n)[3] = to;
         }
     }
     if !collisions.is_empty() {
@@ -491,46 +674,41 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     // Adapted variables: `%import = OpSpecConstantOp %import_type Bitcast %export`, after every
     // global (the export may come from a later input).
     for &(imp, ty, def) in &adapt_vars {
-        insts.push(Inst {
-            words: inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]),
-            uses: vec![1, 4],
-            result: Some(imp),
-            result_pos: Some(2),
-            input: 0,
-        });
+        insts.push(&inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]), [1, 4], 0)?;
         sections.push(Section::Global);
     }
 
     // Interfaces list variables only: an adapted import (a bitcast now) is listed as its export.
     if !adapt_vars.is_empty() {
         let gone: IdMap<u32, u32> = adapt_vars.iter().map(|a| (a.0, a.2)).collect();
-        for (n, inst) in insts.iter_mut().enumerate() {
+        for n in 0..insts.len() {
             if sections[n] != Section::EntryPoint {
                 continue;
             }
-            let Some((_, len)) = inst.words.get(3..).and_then(inst::read_string) else { continue };
+            let old = insts.words(n);
+            let Some((_, len)) = old.get(3..).and_then(inst::read_string) else { continue };
             let head = 3 + len;
-            let mut words: Vec<u32> = inst.words[..head].to_vec();
-            for &x in &inst.words[head..] {
+            let mut words: Vec<u32> = old[..head].to_vec();
+            for &x in &old[head..] {
                 let x = gone.get(&x).copied().unwrap_or(x);
                 if !words[head..].contains(&x) {
                     words.push(x);
                 }
             }
             words[0] = inst::head(Op::EntryPoint, words.len());
-            inst.uses = std::iter::once(2).chain(head..words.len()).collect();
-            inst.words = words;
+            let n_words = words.len();
+            insts.set(n, &words, std::iter::once(2).chain(head..n_words))?;
         }
     }
 
     // Calls to adapted imports: bitcast the arguments (and the result) whose pointer types differ.
     for &(imp, imp_ty, def_ty) in &adapt {
         let sig = |t: u32| -> Vec<u32> {
-            def_of.get(&t).map_or(Vec::new(), |&n| insts[n].words[2..].iter().map(|&x| resolve(&replace, x)).collect())
+            def_of.get(&t).map_or(Vec::new(), |n| insts.words(n)[2..].iter().map(|&x| resolve(&replace, x)).collect())
         };
         let (want, have) = (sig(def_ty), sig(imp_ty)); // [return, params…]
         for n in 0..insts.len() {
-            let w = insts[n].words.clone();
+            let w = insts.words(n).to_vec();
             if sections[n] != Section::Function || w[0] & 0xffff != Op::FunctionCall as u32 || w.get(3) != Some(&imp) {
                 continue;
             }
@@ -563,33 +741,31 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
                 uses.extend([at + 1, at + 3]);
                 words.extend(inst::build(Op::Bitcast, &[have[0], old_result, call[2]]));
             }
-            insts[n].words = words;
-            insts[n].uses = uses;
+            insts.set(n, &words, uses)?;
         }
     }
 
     // Apply the replacements once, everywhere.
-    for inst in insts.iter_mut() {
-        for &p in &inst.uses {
-            inst.words[p] = resolve(&replace, inst.words[p]);
-        }
+    for n in 0..insts.len() {
+        insts.resolve_uses(n, &replace);
     }
     let replaced: IdSet<u32> = replace.keys().copied().collect();
     // Names and decorations of ids that no longer exist go; identical ones collapse.
-    let mut seen_annotations: IdSet<Vec<u32>> = IdSet::default();
+    let mut seen_annotations = FirstSeen::default();
     let mut named: IdSet<u32> = IdSet::default();
-    for (n, inst) in insts.iter().enumerate() {
+    for n in 0..insts.len() {
         if drop.contains(&n) {
             continue;
         }
+        let w = insts.words(n);
         match sections[n] {
             Section::DebugName | Section::Annotation => {
-                let target = inst.words.get(1).copied().unwrap_or(0);
+                let target = w.get(1).copied().unwrap_or(0);
                 let original_target_gone = replaced.contains(&target) || removed_symbols.contains(&target);
-                let dup = if sections[n] == Section::DebugName && inst.words[0] & 0xffff == Op::Name as u32 {
+                let dup = if sections[n] == Section::DebugName && w[0] & 0xffff == Op::Name as u32 {
                     !named.insert(target)
                 } else {
-                    !seen_annotations.insert(inst.words.clone())
+                    seen_annotations.first(n, w, |m| insts.words(m).to_vec()).is_some()
                 };
                 if original_target_gone || dup {
                     drop.insert(n);
@@ -601,15 +777,15 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     }
 
     // No linkage left (everything resolved, no library): the Linkage capability goes too.
-    let linkage_left = insts.iter().enumerate().any(|(n, i)| {
+    let linkage_left = (0..insts.len()).any(|n| {
         !drop.contains(&n)
             && sections[n] == Section::Annotation
-            && i.words[0] & 0xffff == Op::Decorate as u32
-            && i.words.get(2) == Some(&(Decoration::LinkageAttributes as u32))
+            && insts.words(n)[0] & 0xffff == Op::Decorate as u32
+            && insts.words(n).get(2) == Some(&(Decoration::LinkageAttributes as u32))
     });
     if !linkage_left {
-        for (n, i) in insts.iter().enumerate() {
-            if sections[n] == Section::Capability && i.words.get(1) == Some(&(spirv::Capability::Linkage as u32)) {
+        for n in 0..insts.len() {
+            if sections[n] == Section::Capability && insts.words(n).get(1) == Some(&(spirv::Capability::Linkage as u32)) {
                 drop.insert(n);
             }
         }
@@ -617,7 +793,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 
     // 6. Entry-point interfaces under the 1.4 rules.
     if crosses_1_4 {
-        rewrite_interfaces(&mut insts, &sections, &drop);
+        rewrite_interfaces(insts, sections, &drop)?;
         report.notes.push(format!(
             "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
             version.0, version.1
@@ -625,17 +801,17 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
     }
 
     // 7. Assemble: sections in order, function declarations before definitions.
-    let generator = inputs.first().map_or(0, |i| i.module.generator());
     let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, generator, bound, 0];
-    let mut order: Vec<usize> = (0..insts.len()).filter(|n| !drop.contains(n)).collect();
-    let is_decl = function_is_declaration(&insts, &sections);
+    let mut order: Vec<u32> = (0..insts.len()).filter(|n| !drop.contains(n)).map(|n| n as u32).collect();
+    let is_decl = function_is_declaration(insts, sections);
     order.sort_by_key(|&n| {
-        let s = sections[n];
-        let decl_rank = if s == Section::Function { if is_decl[n] { 0 } else { 1 } } else { 0 };
+        let s = sections[n as usize];
+        let decl_rank = if s == Section::Function { if is_decl[n as usize] { 0 } else { 1 } } else { 0 };
         (s, decl_rank)
     });
+    out.reserve(order.iter().map(|&n| insts.words(n as usize).len()).sum());
     for n in order {
-        out.extend_from_slice(&insts[n].words);
+        out.extend_from_slice(insts.words(n as usize));
     }
     Ok((out, report))
 }
@@ -658,7 +834,7 @@ fn merge_same_type_imports(
     type_of: &TypeOf,
     replace: &mut IdMap<u32, u32>,
     removed: &mut IdSet<u32>,
-    drop: &mut IdSet<usize>,
+    drop: &mut SlotSet,
 ) {
     let Some(first) = imports.first() else { return };
     let first_ty = type_of(first.id, replace);
@@ -690,8 +866,8 @@ fn model_name(w: &[u32]) -> String {
 }
 
 /// Whether two types are pointers of the same storage class (to different pointees).
-fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
-    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
+fn same_storage_pointers(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
+    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
             x[0] & 0xffff == Op::TypePointer as u32 && y[0] & 0xffff == Op::TypePointer as u32 && x.get(2) == y.get(2)
@@ -702,10 +878,10 @@ fn same_storage_pointers(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &I
 
 /// Whether two function types differ only in the pointee types of pointers (same storage
 /// classes, same everything else).
-fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
-    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|&n| &insts[n].words);
+fn differ_only_in_pointees(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
+    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
     let (Some(wa), Some(wb)) = (words(a), words(b)) else { return false };
-    let op = |w: &Vec<u32>| w[0] & 0xffff;
+    let op = |w: &[u32]| w[0] & 0xffff;
     if op(wa) != Op::TypeFunction as u32 || op(wb) != Op::TypeFunction as u32 || wa.len() != wb.len() {
         return false;
     }
@@ -724,14 +900,14 @@ fn differ_only_in_pointees(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: 
 }
 
 /// A readable spelling of a type of the linked module, for messages.
-fn describe_type(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, ty: Option<u32>) -> String {
-    fn go(insts: &[Inst], def_of: &IdMap<u32, usize>, replace: &IdMap<u32, u32>, id: u32, depth: usize) -> String {
+fn describe_type(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, ty: Option<u32>) -> String {
+    fn go(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, id: u32, depth: usize) -> String {
         let id = resolve(replace, id);
         if depth > 8 {
             return "…".into();
         }
-        let Some(&n) = def_of.get(&id) else { return format!("%{id}") };
-        let w = &insts[n].words;
+        let Some(n) = def_of.get(&id) else { return format!("%{id}") };
+        let w = insts.words(n);
         let sub = |k: usize| w.get(k).map_or("?".to_string(), |&t| go(insts, def_of, replace, t, depth + 1));
         match Op::from_u32(w[0] & 0xffff) {
             Some(Op::TypeVoid) => "void".into(),
@@ -770,15 +946,15 @@ fn storage_name(sc: u32) -> &'static str {
 }
 
 /// Marks the instructions of functions that have no body.
-fn function_is_declaration(insts: &[Inst], sections: &[Section]) -> Vec<bool> {
+fn function_is_declaration(insts: &Insts, sections: &[Section]) -> Vec<bool> {
     let mut out = vec![false; insts.len()];
     let mut start = None;
     let mut has_body = false;
-    for (n, inst) in insts.iter().enumerate() {
+    for n in 0..insts.len() {
         if sections[n] != Section::Function {
             continue;
         }
-        let op = inst.words[0] & 0xffff;
+        let op = insts.words(n)[0] & 0xffff;
         if op == Op::Function as u32 {
             start = Some(n);
             has_body = false;
@@ -799,48 +975,48 @@ fn function_is_declaration(insts: &[Inst], sections: &[Section]) -> Vec<bool> {
 
 /// Under SPIR-V 1.4, an entry point's interface lists every global variable (other than
 /// `Function` storage) that its call tree uses.
-fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &IdSet<usize>) {
-    let globals: IdSet<u32> = insts
-        .iter()
-        .enumerate()
-        .filter(|(n, i)| {
-            sections[*n] == Section::Global
-                && !drop.contains(n)
-                && i.words[0] & 0xffff == Op::Variable as u32
-                && i.words.get(3) != Some(&(StorageClass::Function as u32))
+fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -> Result<()> {
+    let globals: IdSet<u32> = (0..insts.len())
+        .filter(|&n| {
+            let w = insts.words(n);
+            sections[n] == Section::Global
+                && !drop.contains(&n)
+                && w[0] & 0xffff == Op::Variable as u32
+                && w.get(3) != Some(&(StorageClass::Function as u32))
         })
-        .filter_map(|(_, i)| i.result)
+        .filter_map(|n| insts.result(n))
         .collect();
     // Per function: globals used and functions called.
     let mut uses: IdMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = IdMap::default();
     let mut current = None;
-    for (n, inst) in insts.iter().enumerate() {
+    for n in 0..insts.len() {
         if sections[n] != Section::Function || drop.contains(&n) {
             continue;
         }
-        let op = inst.words[0] & 0xffff;
+        let w = insts.words(n);
+        let op = w[0] & 0xffff;
         if op == Op::Function as u32 {
-            current = inst.result;
+            current = insts.result(n);
         }
         let Some(f) = current else { continue };
         let entry = uses.entry(f).or_default();
-        for &p in &inst.uses {
-            let id = inst.words[p];
+        for &p in insts.uses(n) {
+            let id = w[p as usize];
             if globals.contains(&id) {
                 entry.0.insert(id);
             }
         }
         if op == Op::FunctionCall as u32 {
-            if let Some(&callee) = inst.words.get(3) {
+            if let Some(&callee) = w.get(3) {
                 entry.1.insert(callee);
             }
         }
     }
-    for (n, inst) in insts.iter_mut().enumerate() {
+    for n in 0..insts.len() {
         if sections[n] != Section::EntryPoint || drop.contains(&n) {
             continue;
         }
-        let w = &inst.words;
+        let w = insts.words(n);
         let Some((_, len)) = w.get(3..).and_then(inst::read_string) else { continue };
         let head_len = 3 + len;
         let mut seen = IdSet::default();
@@ -865,7 +1041,8 @@ fn rewrite_interfaces(insts: &mut [Inst], sections: &[Section], drop: &IdSet<usi
         let first_use = new.len();
         new.extend(listed);
         new[0] = inst::head(Op::EntryPoint, new.len());
-        inst.uses = std::iter::once(2).chain(first_use..new.len()).collect();
-        inst.words = new;
+        let n_words = new.len();
+        insts.set(n, &new, std::iter::once(2).chain(first_use..n_words))?;
     }
+    Ok(())
 }

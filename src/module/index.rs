@@ -50,13 +50,13 @@ pub struct Defs {
 }
 
 impl Defs {
-    fn with_bound(bound: u32, module_words: usize) -> Self {
+    pub(crate) fn with_bound(bound: u32, module_words: usize) -> Self {
         let dense = if (bound as usize) <= module_words / 2 + 64 { vec![u32::MAX; bound as usize] } else { Vec::new() };
         Defs { dense, sparse: IdMap::default() }
     }
 
     /// Records `id` as defined by instruction `i`; false if it was already defined.
-    fn insert(&mut self, id: u32, i: usize) -> bool {
+    pub(crate) fn insert(&mut self, id: u32, i: usize) -> bool {
         match self.dense.get_mut(id as usize) {
             Some(slot) if *slot == u32::MAX => {
                 *slot = i as u32;
