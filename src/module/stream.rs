@@ -173,14 +173,13 @@ impl Prefix {
             (last_head, last_at) = (head, next);
             next += (head >> 16) as usize;
         }
-        // Word offset of the first word of `bytes` once filled; bytes held over from a chunk.
+        // Word offset of the first word of `bytes` once filled. `fill` fills the whole chunk (a
+        // multiple of 4 bytes) until the input ends, so only the last chunk can end mid-word.
         let mut base = self.raw.len();
-        let mut carry = 0usize;
         loop {
-            let n = fill(&mut *self.rest, &mut bytes[carry..]).map_err(read_err)?;
-            let have = carry + n;
+            let have = fill(&mut *self.rest, &mut bytes).map_err(read_err)?;
             if broken.is_none() {
-                write(out, &bytes[carry..have])?;
+                write(out, &bytes[..have])?;
             }
             let whole = have / 4;
             // Instruction boundaries inside this chunk's whole words.
@@ -196,7 +195,7 @@ impl Prefix {
                 (last_head, last_at) = (head, next);
                 next += wc;
             }
-            if n == 0 || have < bytes.len() {
+            if have < bytes.len() {
                 // End of input.
                 let total = base * 4 + have;
                 if have % 4 != 0 {
@@ -221,9 +220,6 @@ impl Prefix {
                 }
                 return Ok(());
             }
-            // Keep the partial word (if any) for the next chunk.
-            bytes.copy_within(whole * 4..have, 0);
-            carry = have - whole * 4;
             base += whole;
         }
     }
