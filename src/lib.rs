@@ -138,13 +138,51 @@ impl Input {
     /// if [`process`] passes it through, its rest is copied from the reader to the output by
     /// [`ModuleOutput::write_to`] without being held in memory (see [`module::stream`]).
     pub fn read_lazily(name: impl Into<String>, reader: Box<dyn std::io::Read + Send>, size_hint: Option<u64>) -> Result<Input> {
-        let name = name.into();
+        Self::lazily(name.into(), reader, size_hint, None)
+    }
+
+    /// Opens a module file: mapped rather than read when the file is a little-endian module on a
+    /// little-endian host ([`Module::map_file`]), read otherwise; with `lazily`, first read as
+    /// [`Input::read_lazily`] does (a module without markers is then never mapped or loaded).
+    pub fn open(path: &std::path::Path, lazily: bool) -> Result<Input> {
+        let name = path.display().to_string();
+        let io = |e| Error::Io { path: name.clone(), source: e };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
+        if lazily {
+            let reader = file.try_clone().map_err(io)?;
+            return Self::lazily(name.clone(), Box::new(reader), Some(size), Some(&file));
+        }
+        if let Some(module) = Module::map_file(&file) {
+            let module = module.map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
+            return Ok(Input { name, data: InputData::Module(Box::new(module)) });
+        }
+        Input::read(name.clone(), &mut file, Some(size))
+    }
+
+    fn lazily(
+        name: String,
+        reader: Box<dyn std::io::Read + Send>,
+        size_hint: Option<u64>,
+        file: Option<&std::fs::File>,
+    ) -> Result<Input> {
+        let in_file = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
         let lazy = module::stream::read_lazily(reader, size_hint, markers::ends_names_and_annotations, markers::names_marker)
             .map_err(|e| Error::Io { path: name.clone(), source: e })?
-            .map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
+            .map_err(in_file)?;
         let data = match lazy {
             module::stream::Lazy::Whole(m) => InputData::Module(Box::new(m)),
             module::stream::Lazy::Prefix(p) => InputData::Lazy(Box::new(p)),
+            module::stream::Lazy::Matched(p) => {
+                let module = match file.and_then(Module::map_file) {
+                    Some(m) => m.map_err(in_file)?,
+                    None => p
+                        .into_module()
+                        .map_err(|e| Error::Io { path: name.clone(), source: e })?
+                        .map_err(in_file)?,
+                };
+                InputData::Module(Box::new(module))
+            }
         };
         Ok(Input { name, data })
     }
@@ -516,21 +554,17 @@ fn validate_output(
         .target_env
         .clone()
         .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
-    match options.validation {
-        _ => {
-            // A single input was taken out of `inputs`; its words are still the module's.
-            let originals: Vec<std::borrow::Cow<[u8]>> = if inputs.len() == 1 {
-                vec![std::borrow::Cow::Owned(module.original_bytes())]
-            } else {
-                inputs.iter().map(|i| i.bytes()).collect::<Result<_>>()?
-            };
-            let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
-            if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes()?, &originals, &env)? {
-                warnings.push(format!(
-                    "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
-                ));
-            }
-            Ok(Some(env))
-        }
+    // A single input was taken out of `inputs`; its words are still the module's.
+    let originals: Vec<std::borrow::Cow<[u8]>> = if inputs.len() == 1 {
+        vec![std::borrow::Cow::Owned(module.original_bytes())]
+    } else {
+        inputs.iter().map(|i| i.bytes()).collect::<Result<_>>()?
+    };
+    let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
+    if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes()?, &originals, &env)? {
+        warnings.push(format!(
+            "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
+        ));
     }
+    Ok(Some(env))
 }

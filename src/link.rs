@@ -21,6 +21,9 @@
 //! Preconditions: every input is a [`Module`] with its [`Index`]. Postcondition: the returned
 //! words are one module whose ids are below its bound.
 
+// Slots are addressed by index in several parallel arrays (words, sections, drop marks).
+#![allow(clippy::needless_range_loop)]
+
 use crate::error::{Error, Result};
 use crate::markers::is_marker_name;
 use crate::module::index::{Defs, Index};
@@ -543,12 +546,12 @@ fn finish(
                 let both = format!(
                     "\"{shown}\": imported by {} as {}, exported by {} as {}",
                     inputs[imp.input].name,
-                    describe_type(&insts, &def_of, &replace, imp_ty),
+                    describe_type(insts, &def_of, &replace, imp_ty),
                     inputs[def.input].name,
-                    describe_type(&insts, &def_of, &replace, def_ty)
+                    describe_type(insts, &def_of, &replace, def_ty)
                 );
                 if let (Some(it), Some(dt)) = (imp_ty, def_ty) {
-                    if same_storage_pointers(&insts, &def_of, &replace, it, dt) {
+                    if same_storage_pointers(insts, &def_of, &replace, it, dt) {
                         report.notes.push(format!(
                             "{both}: the pointers differ only in pointee type; the import is a bitcast of the export"
                         ));
@@ -559,7 +562,7 @@ fn finish(
                         drop.insert(imp.decoration);
                         continue;
                     }
-                    if differ_only_in_pointees(&insts, &def_of, &replace, it, dt) {
+                    if differ_only_in_pointees(insts, &def_of, &replace, it, dt) {
                         report.notes.push(format!(
                             "{both}: the types differ only in pointer pointee types; calls are adapted with OpBitcast"
                         ));

@@ -61,7 +61,8 @@ struct Cli {
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
 
-    /// Output module ('-' = standard output)
+    /// Output module ('-' = standard output). Written to a temporary file renamed into place on
+    /// success; an existing non-regular file (/dev/null, a FIFO) is written in place
     #[arg(short, long, value_name = "FILE")]
     output: String,
 
@@ -128,13 +129,7 @@ fn read_input(name: &str, lazily: bool) -> Result<Input, Error> {
         }
         return Input::read("<stdin>", &mut std::io::stdin().lock(), None);
     }
-    let io = |e| Error::Io { path: name.into(), source: e };
-    let mut file = std::fs::File::open(name).map_err(io)?;
-    let size = file.metadata().map_err(io)?.len();
-    if lazily {
-        return Input::read_lazily(name, Box::new(file), Some(size));
-    }
-    Input::read(name, &mut file, Some(size))
+    Input::open(Path::new(name), lazily)
 }
 
 /// Expands glob patterns (sorted per pattern); plain names and '-' pass through.
@@ -178,16 +173,25 @@ impl Drop for Staged {
     }
 }
 
-/// Writes a file next to `dest` with `write`, to be renamed into place later.
+/// Writes a file next to `dest` with `write`, to be renamed into place later. A destination that
+/// exists and is not a regular file (`/dev/null`, a FIFO, a terminal) is written directly — a
+/// rename would replace it — and `None` is returned: like standard output, it cannot be unwritten.
 fn stage(
     dest: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), Error>,
-) -> Result<Staged, Error> {
+) -> Result<Option<Staged>, Error> {
     let io = |e| Error::Io { path: dest.display().to_string(), source: e };
     let write_error = |e| match e {
         Error::Write(e) => io(e),
         e => e,
     };
+    if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+        let file = std::fs::OpenOptions::new().write(true).open(dest).map_err(io)?;
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
+        write(&mut out).map_err(write_error)?;
+        out.into_inner().map_err(|e| io(e.into_error()))?;
+        return Ok(None);
+    }
     let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
     let file = dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
     let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
@@ -195,7 +199,7 @@ fn stage(
     let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
     write(&mut out).map_err(write_error)?;
     out.into_inner().map_err(|e| io(e.into_error()))?;
-    Ok(staged)
+    Ok(Some(staged))
 }
 
 fn run(cli: &Cli) -> Result<(), Error> {
@@ -227,7 +231,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;
     // Not for standard output: a module found malformed while it is copied must not be half-written.
-    let lazily = names.len() == 1 && cli.output != "-";
+    // Nor for an output that is not a regular file (written in place, see `stage`).
+    let special_output = std::fs::metadata(&cli.output).is_ok_and(|m| !m.is_file() && !m.is_dir());
+    let lazily = names.len() == 1 && cli.output != "-" && !special_output;
     let inputs = names.iter().map(|n| read_input(n, lazily)).collect::<Result<Vec<_>, _>>()?;
     let read_time = clock.elapsed();
     let mut out = process_owned(inputs, &options)?;
@@ -237,13 +243,13 @@ fn run(cli: &Cli) -> Result<(), Error> {
     // Stage every file first; rename only when all are written.
     let mut staged = Vec::new();
     if cli.output != "-" {
-        staged.push(stage(Path::new(&cli.output), |w| out.module.write_to(w))?);
+        staged.extend(stage(Path::new(&cli.output), |w| out.module.write_to(w))?);
     }
     if let Some(p) = &cli.prop {
-        staged.push(stage(p, |w| w.write_all(&out.prop).map_err(Error::Write))?);
+        staged.extend(stage(p, |w| w.write_all(&out.prop).map_err(Error::Write))?);
     }
     if let Some(j) = &cli.json {
-        staged.push(stage(j, |w| w.write_all(&out.json).map_err(Error::Write))?);
+        staged.extend(stage(j, |w| w.write_all(&out.json).map_err(Error::Write))?);
     }
     if cli.output == "-" {
         let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());

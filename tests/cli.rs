@@ -375,3 +375,36 @@ fn emulation_errors() {
     let bytes = assemble_text(&text, &dir);
     expect_error_with("bool-in-composite", &bytes, &["--spec-const", "emulation"], "holds a bool inside a composite");
 }
+
+/// An output that is not a regular file is written in place: `/dev/null` stays a device (a
+/// temporary renamed over it would replace it, as root), a FIFO stays a FIFO and its reader gets
+/// the same bytes as a regular output file.
+#[test]
+fn special_file_outputs_are_written_in_place() {
+    use std::os::unix::fs::FileTypeExt;
+    let dir = tmpdir("special");
+    let input = dir.join("in.spv");
+    std::fs::write(&input, example_bytes()).unwrap();
+    let regular = dir.join("out.spv");
+    let st = bin().arg(&input).arg("-o").arg(&regular).arg("--no-validate").status().unwrap();
+    assert!(st.success());
+    let expected = std::fs::read(&regular).unwrap();
+
+    let out = bin().arg(&input).args(["-o", "/dev/null", "--prop", "/dev/null", "--no-validate"]).output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null was replaced");
+
+    let fifo = dir.join("out.fifo");
+    let mk = Command::new("mkfifo").arg(&fifo).status();
+    assert!(mk.is_ok_and(|s| s.success()), "mkfifo (coreutils) is needed by this test");
+    let reader = {
+        let f = fifo.clone();
+        std::thread::spawn(move || std::fs::read(f).unwrap())
+    };
+    let out = bin().arg(&input).arg("-o").arg(&fifo).arg("--no-validate").output().unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    // Checked before joining: a FIFO renamed away would leave the reader blocked for ever.
+    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    assert_eq!(reader.join().unwrap(), expected);
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+}

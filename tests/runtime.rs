@@ -55,7 +55,7 @@ fn lower_to_files(
         dir.join(format!("{name}.{tag}.prop")),
         dir.join(format!("{name}.{tag}.json")),
     );
-    std::fs::write(&paths.0, &out.module.to_bytes().unwrap()).unwrap();
+    std::fs::write(&paths.0, out.module.to_bytes().unwrap()).unwrap();
     std::fs::write(&paths.1, &out.prop).unwrap();
     std::fs::write(&paths.2, &out.json).unwrap();
     paths

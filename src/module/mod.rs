@@ -29,6 +29,37 @@ pub const MAGIC: u32 = 0x0723_0203;
 /// Number of header words.
 pub const HEADER_WORDS: usize = 5;
 
+/// The words of a module: read into memory, or the input file mapped read-only (a little-endian
+/// file on a little-endian host: no copy, no byte swap; the page cache holds the words).
+///
+/// A mapped file must not be truncated while spec-link runs (the kernel would stop the process
+/// with SIGBUS), as with every tool that maps its inputs (LLVM's `MemoryBuffer`).
+#[derive(Clone, Debug)]
+enum Words {
+    Owned(Vec<u32>),
+    Mapped(std::sync::Arc<memmap2::Mmap>),
+}
+
+impl std::ops::Deref for Words {
+    type Target = [u32];
+    #[inline]
+    fn deref(&self) -> &[u32] {
+        match self {
+            Words::Owned(v) => v,
+            Words::Mapped(m) => mapped_words(m),
+        }
+    }
+}
+
+/// The mapping as words (a mapping is page-aligned and [`Module::map_file`] checks its length
+/// is a whole number of words).
+#[inline]
+fn mapped_words(m: &memmap2::Mmap) -> &[u32] {
+    // SAFETY: every bit pattern is a valid u32; `align_to` returns only the aligned middle part.
+    let (_, words, _) = unsafe { m.align_to::<u32>() };
+    words
+}
+
 /// A set of instruction indices (one bit each).
 #[derive(Clone, Debug)]
 struct Bits(Vec<u64>);
@@ -69,7 +100,7 @@ impl Bits {
 /// A SPIR-V module as words + index + pending edits.
 #[derive(Clone, Debug)]
 pub struct Module {
-    words: Vec<u32>,
+    words: Words,
     /// Word offset of each instruction (4 bytes an instruction: the index is a fraction of the module).
     insts: Vec<u32>,
     /// The module was big-endian on input (and is written back big-endian).
@@ -152,6 +183,31 @@ impl Module {
     /// A module from host-order words (e.g. a linker's output), written back in the given byte
     /// order. Checks the same as [`Module::from_bytes`].
     pub fn from_words(words: Vec<u32>, big_endian: bool) -> Result<Module> {
+        Self::from_storage(Words::Owned(words), big_endian)
+    }
+
+    /// Maps a module file instead of reading it, when that gives the words as they are: a
+    /// little-endian module on a little-endian host, a whole number of words. `None` when the
+    /// file is not such a module (read it instead; the read path reports what is wrong).
+    pub fn map_file(file: &std::fs::File) -> Option<Result<Module>> {
+        if cfg!(target_endian = "big") {
+            return None;
+        }
+        let len = file.metadata().ok()?.len();
+        if len < (HEADER_WORDS * 4) as u64 || len % 4 != 0 || len / 4 > u32::MAX as u64 {
+            return None;
+        }
+        // SAFETY: a read-only private mapping; see [`Words`] for the one hazard (truncation by
+        // another process while mapped).
+        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        let (pre, words, post) = unsafe { map.align_to::<u32>() };
+        if !pre.is_empty() || !post.is_empty() || words.len() as u64 * 4 != len || words[0] != MAGIC {
+            return None;
+        }
+        Some(Self::from_storage(Words::Mapped(std::sync::Arc::new(map)), false))
+    }
+
+    fn from_storage(words: Words, big_endian: bool) -> Result<Module> {
         if words.len() < HEADER_WORDS || words[0] != MAGIC {
             return Err(Error::Binary("not a SPIR-V module".into()));
         }

@@ -6,7 +6,8 @@
 //! instruction for which `ends` is true (checking every instruction boundary on the way) and asks
 //! `matches` about each instruction before it. If none matches, the rest is left in the reader: [`Prefix::copy_to`] later copies
 //! it to the output chunk by chunk, checking the instruction boundaries as they pass, so a module
-//! without markers is never held in memory. Anything unusual (a bad header, a word count of 0, a
+//! without markers is never held in memory. If one matches, the caller reads the rest
+//! ([`Prefix::into_module`]) or maps the file. Anything unusual (a bad header, a word count of 0, a
 //! module ending inside its prefix) makes [`read_lazily`] read the whole module and hand it to
 //! [`Module`], whose checks report the error.
 //!
@@ -43,6 +44,8 @@ pub enum Lazy {
     Whole(Module),
     /// Only the prefix: no instruction of it matched.
     Prefix(Prefix),
+    /// The prefix up to an instruction that matched (the rest is still in the reader).
+    Matched(Prefix),
 }
 
 /// Fills `buf` from `reader` (short only at the end); returns the number of bytes read.
@@ -81,7 +84,7 @@ pub fn read_lazily(
         let mut bytes: Vec<u8> = raw.iter().flat_map(|w| w.to_le_bytes()).collect();
         bytes.extend_from_slice(tail);
         let mut chained = std::io::Cursor::new(bytes).chain(reader);
-        Ok(Module::read_from(&mut chained, size_hint).map(|r| r.map(Lazy::Whole))?)
+        Module::read_from(&mut chained, size_hint).map(|r| r.map(Lazy::Whole))
     };
     loop {
         let n = fill(&mut *reader, &mut buf)?;
@@ -123,7 +126,7 @@ pub fn read_lazily(
                 matches(w)
             };
             if hit {
-                return whole(raw, &mut *reader, &[]);
+                return Ok(Ok(Lazy::Matched(Prefix { raw, big_endian: be, next, rest: reader })));
             }
             next += wc;
         }
