@@ -116,6 +116,9 @@ enum InputData {
     Module(Box<Module>),
     /// Only the prefix was read: it names no marker ([`Input::read_lazily`]).
     Lazy(Box<module::stream::Prefix>),
+    /// A file not opened yet ([`Input::open`] of one of several inputs: each is opened when the
+    /// linker takes it, so that they are not all in memory at once).
+    Deferred(std::path::PathBuf),
 }
 
 impl Input {
@@ -147,17 +150,33 @@ impl Input {
     pub fn open(path: &std::path::Path, lazily: bool) -> Result<Input> {
         let name = path.display().to_string();
         let io = |e| Error::Io { path: name.clone(), source: e };
-        let mut file = std::fs::File::open(path).map_err(io)?;
+        let file = std::fs::File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
         if lazily {
             let reader = file.try_clone().map_err(io)?;
             return Self::lazily(name.clone(), Box::new(reader), Some(size), Some(&file));
         }
+        Self::load_file(&name, path).map(|module| Input { name, data: InputData::Module(Box::new(module)) })
+    }
+
+    /// An input file to be opened only when [`process`] takes it (for linking many files: they
+    /// are then never all in memory at once). Errors are reported then, naming the file.
+    pub fn deferred(path: &std::path::Path) -> Input {
+        Input { name: path.display().to_string(), data: InputData::Deferred(path.to_path_buf()) }
+    }
+
+    /// Maps or reads a module file.
+    fn load_file(name: &str, path: &std::path::Path) -> Result<Module> {
+        let io = |e| Error::Io { path: name.to_string(), source: e };
+        let mut file = std::fs::File::open(path).map_err(io)?;
+        let size = file.metadata().map_err(io)?.len();
         if let Some(module) = Module::map_file(&file) {
-            let module = module.map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
-            return Ok(Input { name, data: InputData::Module(Box::new(module)) });
+            return module.map_err(|e| Error::InFile { file: name.to_string(), source: Box::new(e) });
         }
-        Input::read(name.clone(), &mut file, Some(size))
+        match Input::read(name.to_string(), &mut file, Some(size))?.data {
+            InputData::Module(m) => Ok(*m),
+            _ => Err(Error::PostCondition("input not loaded".into())),
+        }
     }
 
     fn lazily(
@@ -193,6 +212,9 @@ impl Input {
             InputData::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
             InputData::Module(m) => Ok(std::borrow::Cow::Owned(m.original_bytes())),
             InputData::Lazy(_) => Err(self.lazy_error()),
+            InputData::Deferred(p) => std::fs::read(p)
+                .map(std::borrow::Cow::Owned)
+                .map_err(|e| Error::Io { path: self.name.clone(), source: e }),
         }
     }
 
@@ -205,6 +227,7 @@ impl Input {
         let data = match &self.data {
             InputData::Bytes(b) => InputData::Bytes(b.clone()),
             InputData::Module(m) => InputData::Module(m.clone()),
+            InputData::Deferred(p) => InputData::Deferred(p.clone()),
             InputData::Lazy(_) => return Err(self.lazy_error()),
         };
         Ok(Input { name: self.name.clone(), data })
@@ -221,6 +244,7 @@ impl Input {
                 .into_module()
                 .map_err(|e| Error::Io { path: self.name.clone(), source: e })?
                 .map_err(|e| in_file(&self.name, e))?,
+            InputData::Deferred(p) => Self::load_file(&self.name, &p)?,
         };
         self.data = InputData::Module(Box::new(module));
         match &self.data {

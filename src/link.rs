@@ -78,8 +78,8 @@ struct Insts {
     /// Word positions (within their instruction) of the ids each instruction uses.
     uses: Vec<u16>,
     slots: Vec<Slot>,
-    /// Input each instruction comes from.
-    input: Vec<u32>,
+    /// `(first slot, input)` of each run of slots from one input, in slot order.
+    input_runs: Vec<(u32, u32)>,
 }
 
 #[derive(Clone, Copy)]
@@ -165,7 +165,8 @@ impl Insts {
     }
 
     fn input(&self, n: usize) -> usize {
-        self.input[n] as usize
+        let k = self.input_runs.partition_point(|&(first, _)| first as usize <= n);
+        k.checked_sub(1).map_or(0, |k| self.input_runs[k].1 as usize)
     }
 
     /// Position of the result id of the (first) instruction of slot `n`.
@@ -191,9 +192,12 @@ impl Insts {
 
     fn push(&mut self, words: &[u32], uses: impl IntoIterator<Item = usize>, input: usize) -> Result<usize> {
         let slot = self.store(words, uses)?;
+        let n = self.slots.len();
+        if self.input_runs.last().is_none_or(|&(_, k)| k as usize != input) {
+            self.input_runs.push((n as u32, input as u32));
+        }
         self.slots.push(slot);
-        self.input.push(input as u32);
-        Ok(self.slots.len() - 1)
+        Ok(n)
     }
 
     /// Replaces the words (one or several instructions) and use positions of slot `n`.
@@ -469,6 +473,8 @@ fn finish(
             }
         }
     }
+    // Memory: the dedup tables are done with (the module is assembled later, beside the arena).
+    std::mem::drop((canon, decorations_of, dedupable));
 
     // 4. Imports and exports.
     let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
@@ -803,6 +809,8 @@ fn finish(
         ));
     }
 
+    // Memory: only the arena and the drop marks are needed to assemble.
+    std::mem::drop((replace, replaced, seen_annotations, named, def_of, symbols, removed_symbols));
     // 7. Assemble: sections in order, function declarations before definitions.
     let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, generator, bound, 0];
     let mut order: Vec<u32> = (0..insts.len()).filter(|n| !drop.contains(n)).map(|n| n as u32).collect();

@@ -129,6 +129,10 @@ fn read_input(name: &str, lazily: bool) -> Result<Input, Error> {
         }
         return Input::read("<stdin>", &mut std::io::stdin().lock(), None);
     }
+    if !lazily {
+        // Several inputs: each is opened when the linker takes it (not all in memory at once).
+        return Ok(Input::deferred(Path::new(name)));
+    }
     Input::open(Path::new(name), lazily)
 }
 
