@@ -142,26 +142,31 @@ struct Annotations {
 }
 
 impl Annotations {
-    fn build(mut pairs: Vec<(u32, u32)>, dense: bool, bound: u32) -> Annotations {
-        if !dense || pairs.iter().any(|&(t, _)| t >= bound) {
+    /// From the annotating instructions (indices, in order; their target is word 1).
+    fn build(module: &Module, list: Vec<u32>, dense: bool, bound: u32) -> Annotations {
+        let target = |i: u32| module.inst(i as usize).and_then(|w| w.get(1).copied()).unwrap_or(u32::MAX);
+        if !dense || list.iter().any(|&i| target(i) >= bound) {
+            let mut pairs: Vec<(u32, u32)> = list.iter().map(|&i| (target(i), i)).collect();
             pairs.sort_unstable();
             return Annotations { pairs, ..Default::default() };
         }
+        // Counting sort: counts, prefix sums, then each start used as the fill cursor (it ends
+        // at the next target's start) and shifted back.
         let mut starts = vec![0u32; bound as usize + 1];
-        for &(t, _) in &pairs {
-            starts[t as usize + 1] += 1;
+        for &i in &list {
+            starts[target(i) as usize + 1] += 1;
         }
         for k in 1..starts.len() {
             starts[k] += starts[k - 1];
         }
-        let mut fill = starts.clone();
-        let mut insts = vec![0u32; pairs.len()];
-        // In instruction order within each target (pairs are pushed in instruction order).
-        for &(t, i) in &pairs {
-            let slot = &mut fill[t as usize];
-            insts[*slot as usize] = i;
-            *slot += 1;
+        let mut insts = vec![0u32; list.len()];
+        for &i in &list {
+            let cursor = &mut starts[target(i) as usize];
+            insts[*cursor as usize] = i;
+            *cursor += 1;
         }
+        starts.copy_within(0..bound as usize, 1);
+        starts[0] = 0;
         Annotations { starts, insts, pairs: Vec::new() }
     }
 
@@ -200,7 +205,7 @@ impl Index {
         let mut last_before_annotations: Option<usize> = None;
         let mut seen_annotation = false;
         let mut current: Option<Function> = None;
-        let mut annotations: Vec<(u32, u32)> = Vec::new();
+        let mut annotations: Vec<u32> = Vec::new();
         // (target, instruction) of each OpName; only functions' and types' names are kept.
         let mut name_insts: Vec<(u32, u32)> = Vec::new();
         for i in 0..module.len() {
@@ -264,7 +269,7 @@ impl Index {
                         return Err(malformed(module, i, "unterminated string"));
                     }
                     name_insts.push((w[1], i as u32));
-                    annotations.push((w[1], i as u32));
+                    annotations.push(i as u32);
                 }
                 Some(
                     Op::MemberName
@@ -274,11 +279,11 @@ impl Index {
                     | Op::DecorateString,
                 ) => {
                     need(2)?;
-                    annotations.push((w[1], i as u32));
+                    annotations.push(i as u32);
                 }
                 Some(Op::Decorate) => {
                     need(3)?;
-                    annotations.push((w[1], i as u32));
+                    annotations.push(i as u32);
                     if w[2] == Decoration::SpecId as u32 {
                         need(4)?;
                         ix.spec_ids.insert(w[3]);
@@ -335,7 +340,7 @@ impl Index {
             return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
         }
         let dense = ix.defs.is_dense();
-        ix.annotations = Annotations::build(annotations, dense, module.bound());
+        ix.annotations = Annotations::build(module, annotations, dense, module.bound());
         // Names are only read for functions and types (messages, marker matching): keep those,
         // the first of each.
         for (target, i) in name_insts {
