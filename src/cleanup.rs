@@ -22,11 +22,14 @@ use crate::module::{inst, Module};
 use spirv::{Capability, Decoration, Op, StorageClass};
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 
+/// Names and decorations (they do not keep an id alive): OpName 5, OpMemberName 6, OpDecorate 71,
+/// OpMemberDecorate 72, OpDecorateString 5632, OpMemberDecorateString 5633.
 fn is_annotation(op: u32) -> bool {
-    [Op::Name, Op::MemberName, Op::Decorate, Op::MemberDecorate, Op::DecorateString, Op::MemberDecorateString]
-        .iter()
-        .any(|&o| o as u32 == op)
+    matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
 }
+
+/// Modules with at least this many instructions count uses on two threads.
+const PARALLEL_COUNT_MIN: usize = 200_000;
 
 struct Dce<'a> {
     index: &'a Index,
@@ -134,19 +137,47 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             });
         }
     };
-    for i in 0..module.len() {
-        let Some(w) = module.inst(i) else { continue };
-        let op = w[0] & 0xffff;
-        if is_annotation(op) || op == Op::EntryPoint as u32 {
-            continue;
+    let count_range = |range: std::ops::Range<usize>, count: &mut IdTable<u32>| {
+        for i in range {
+            let op = module.opcode(i);
+            if is_annotation(op) || op == Op::EntryPoint as u32 {
+                continue;
+            }
+            if !module.is_edited(i) {
+                // The common case, without the edit lookups.
+                count_in(module.original(i), count);
+                continue;
+            }
+            let Some(w) = module.inst(i) else { continue };
+            // A replaced instruction may hold several instructions (e.g. a store).
+            let mut at = 0;
+            while at < w.len() {
+                let n = ((w[at] >> 16) as usize).max(1).min(w.len() - at);
+                count_in(&w[at..at + n], count);
+                at += n;
+            }
         }
-        // A replaced instruction may hold several instructions (e.g. a store).
-        let mut at = 0;
-        while at < w.len() {
-            let n = ((w[at] >> 16) as usize).max(1).min(w.len() - at);
-            count_in(&w[at..at + n], &mut dce.count);
-            at += n;
+    };
+    // This pass reads every word of the module: two threads on big modules, each counting into
+    // its own table, summed for the candidates (the result does not depend on the split).
+    let n = module.len();
+    if n >= PARALLEL_COUNT_MIN {
+        let mid = n / 2;
+        let upper = std::thread::scope(|scope| {
+            let upper = scope.spawn(|| {
+                let mut c = IdTable::new(module.bound(), budget);
+                count_range(mid..n, &mut c);
+                c
+            });
+            count_range(0..mid, &mut dce.count);
+            upper.join()
+        })
+        .map_err(|_| Error::PostCondition("the use-counting thread failed".into()))?;
+        for &id in &listed {
+            *dce.count.get_mut(id) += upper.get(id);
         }
+    } else {
+        count_range(0..n, &mut dce.count);
     }
     let appended = module.appended_globals().to_vec();
     let mut at = 0;

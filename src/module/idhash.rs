@@ -76,7 +76,7 @@ impl IdBits {
     pub fn contains(&self, id: u32) -> bool {
         match self.dense.get((id / 64) as usize) {
             Some(word) => word & (1 << (id % 64)) != 0,
-            None => self.sparse.contains(&id),
+            None => !self.sparse.is_empty() && self.sparse.contains(&id),
         }
     }
 }

@@ -420,6 +420,13 @@ impl Module {
 
     /// Writes words in the module's byte order, through a small buffer.
     fn write_words<W: std::io::Write>(&self, out: &mut W, words: &[u32]) -> std::io::Result<()> {
+        if cfg!(target_endian = "little") && !self.big_endian {
+            // Host order is the output's: the words' bytes as they are, no conversion copy.
+            // SAFETY: any initialised u32 memory is valid as bytes (u8 has alignment 1), and the
+            // length is exactly the words' size.
+            let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) };
+            return out.write_all(bytes);
+        }
         let mut buf = [0u8; 1 << 15];
         for chunk in words.chunks(buf.len() / 4) {
             let bytes = &mut buf[..chunk.len() * 4];
