@@ -1,0 +1,73 @@
+//! Big modules take the paths small test modules never reach (the use count of cleanup runs on
+//! two threads from 200,000 instructions on): padding a DPC++ fixture with 400,000 `OpNoLine`
+//! (no ids, no effect) must give the unpadded result, padding aside, in every mode.
+
+mod common;
+
+use spec_link::{process, Input, Options, SpecConstMode, Validation};
+
+const NO_LINE: u32 = (1 << 16) | 317;
+const OP_LABEL: u32 = 248;
+
+/// Word offsets of the instructions after the header.
+fn instructions(w: &[u32]) -> Vec<usize> {
+    let mut at = 5;
+    let mut out = Vec::new();
+    while at < w.len() {
+        out.push(at);
+        at += (w[at] >> 16) as usize;
+    }
+    out
+}
+
+fn words(b: &[u8]) -> Vec<u32> {
+    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+}
+
+fn bytes(w: &[u32]) -> Vec<u8> {
+    w.iter().flat_map(|x| x.to_le_bytes()).collect()
+}
+
+/// The module with `n` OpNoLine after the first and after the last OpLabel (2n after the only
+/// one): the marker calls and the globals they use fall on both sides of the module's middle.
+fn padded(input: &[u8], n: usize) -> Vec<u8> {
+    let w = words(input);
+    let labels: Vec<usize> = instructions(&w).into_iter().filter(|&a| w[a] & 0xffff == OP_LABEL).collect();
+    assert!(!labels.is_empty(), "the fixture has no function body");
+    let (first, last) = (labels[0] + 2, *labels.last().unwrap() + 2);
+    let mut out = w[..first].to_vec();
+    out.extend(std::iter::repeat_n(NO_LINE, n));
+    out.extend_from_slice(&w[first..last]);
+    out.extend(std::iter::repeat_n(NO_LINE, n));
+    out.extend_from_slice(&w[last..]);
+    bytes(&out)
+}
+
+fn without_no_lines(b: &[u8]) -> Vec<u32> {
+    let w = words(b);
+    let mut out = w[..5].to_vec();
+    for a in instructions(&w) {
+        if w[a] != NO_LINE {
+            out.extend_from_slice(&w[a..a + (w[a] >> 16) as usize]);
+        }
+    }
+    out
+}
+
+#[test]
+fn padded_fixtures_lower_as_the_unpadded_ones() {
+    for fixture in ["basic", "basic-O0", "types"] {
+        let input = std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
+        let big = padded(&input, 200_000);
+        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
+            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
+            let small_out = process(&[Input::from_bytes(fixture, input.clone())], &opts).unwrap();
+            let big_out = process(&[Input::from_bytes(fixture, big.clone())], &opts).unwrap();
+            let (s, b) = (small_out.module.to_bytes().unwrap(), big_out.module.to_bytes().unwrap());
+            assert!(b.len() > s.len() + 4 * 399_000, "{fixture} {mode:?}: the padding is gone");
+            assert!(words(&s) != words(&input), "{fixture} {mode:?}: nothing was lowered");
+            assert_eq!(without_no_lines(&b), without_no_lines(&s), "{fixture} {mode:?}");
+            assert_eq!(big_out.prop, small_out.prop, "{fixture} {mode:?}");
+        }
+    }
+}
