@@ -152,16 +152,13 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let layout = Layout::new(module, index);
     let walker = Walker { module, index, layout: &layout, stores: RefCell::new(HashMap::new()) };
     let mut errors = Vec::new();
-    for f in index.functions.iter().filter(|f| !f.is_declaration) {
-        for i in f.start..=f.end {
-            let Some(w) = module.inst(i) else { continue };
-            if w[0] & 0xffff != Op::FunctionCall as u32 || w.len() < 4 || !marker_set.contains(&w[3]) {
-                continue;
-            }
-            match walker.call(i, f.id, w) {
-                Ok(c) => out.calls.push(c),
-                Err(e) => errors.push(e),
-            }
+    // The index recorded every call, in order.
+    for call in index.calls.iter().filter(|c| marker_set.contains(&c.callee)) {
+        let (i, Some(f)) = (call.inst as usize, index.functions.get(call.function as usize)) else { continue };
+        let Some(w) = module.inst(i) else { continue };
+        match walker.call(i, f.id, w) {
+            Ok(c) => out.calls.push(c),
+            Err(e) => errors.push(e),
         }
     }
     if !errors.is_empty() {

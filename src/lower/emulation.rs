@@ -70,13 +70,9 @@ pub fn lower_emulation(
 
     // 1. Functions that need the buffer parameter.
     let mut callers: IdMap<u32, Vec<(u32, usize)>> = IdMap::default(); // callee → (caller, call inst)
-    for f in index.functions.iter().filter(|f| !f.is_declaration) {
-        for i in f.start..=f.end {
-            if let Some(w) = module.inst(i) {
-                if w[0] & 0xffff == Op::FunctionCall as u32 && w.len() >= 4 {
-                    callers.entry(w[3]).or_default().push((f.id, i));
-                }
-            }
+    for call in &index.calls {
+        if let Some(f) = index.functions.get(call.function as usize) {
+            callers.entry(call.callee).or_default().push((f.id, call.inst as usize));
         }
     }
     let mut threaded: BTreeSet<u32> = BTreeSet::new();

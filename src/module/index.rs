@@ -31,6 +31,17 @@ pub struct Function {
     pub is_declaration: bool,
 }
 
+/// An `OpFunctionCall` (recorded by the index so that no pass scans every function for calls).
+#[derive(Clone, Copy, Debug)]
+pub struct Call {
+    /// Instruction index of the call.
+    pub inst: u32,
+    /// The called function's id.
+    pub callee: u32,
+    /// Index (in [`Index::functions`]) of the function containing the call.
+    pub function: u32,
+}
+
 /// Linkage of a symbol, from `OpDecorate … LinkageAttributes`.
 #[derive(Clone, Debug)]
 pub struct Linkage {
@@ -97,6 +108,8 @@ pub struct Index {
     pub entry_points: Vec<usize>,
     /// SpecId decoration values present in the input.
     pub spec_ids: BTreeSet<u32>,
+    /// Every `OpFunctionCall` inside a function, in order.
+    pub calls: Vec<Call>,
     /// Index of the first instruction after the debug-name section (where new names go).
     pub names_end: usize,
     /// Index of the first instruction after the annotation section (where new decorations go).
@@ -325,6 +338,11 @@ impl Index {
                     Some(f) => f.is_declaration = false,
                     None => return Err(malformed(module, i, "OpLabel outside a function")),
                 },
+                Some(Op::FunctionCall) => {
+                    if current.is_some() && w.len() >= 4 {
+                        ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
+                    }
+                }
                 Some(Op::FunctionEnd) => {
                     let Some(mut f) = current.take() else {
                         return Err(malformed(module, i, "OpFunctionEnd without OpFunction"));
