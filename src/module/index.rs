@@ -338,10 +338,8 @@ impl Index {
                     Some(f) => f.is_declaration = false,
                     None => return Err(malformed(module, i, "OpLabel outside a function")),
                 },
-                Some(Op::FunctionCall) => {
-                    if current.is_some() && w.len() >= 4 {
-                        ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
-                    }
+                Some(Op::FunctionCall) if current.is_some() && w.len() >= 4 => {
+                    ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
                 }
                 Some(Op::FunctionEnd) => {
                     let Some(mut f) = current.take() else {
