@@ -198,6 +198,24 @@ impl Annotations {
     }
 }
 
+// Opcodes the index dispatches on (matched as numbers: this runs for every instruction).
+const OP_CAPABILITY: u32 = Op::Capability as u32;
+const OP_EXT_INST_IMPORT: u32 = Op::ExtInstImport as u32;
+const OP_MEMORY_MODEL: u32 = Op::MemoryModel as u32;
+const OP_ENTRY_POINT: u32 = Op::EntryPoint as u32;
+const OP_NAME: u32 = Op::Name as u32;
+const OP_MEMBER_NAME: u32 = Op::MemberName as u32;
+const OP_MEMBER_DECORATE: u32 = Op::MemberDecorate as u32;
+const OP_MEMBER_DECORATE_STRING: u32 = Op::MemberDecorateString as u32;
+const OP_DECORATE_ID: u32 = Op::DecorateId as u32;
+const OP_DECORATE_STRING: u32 = Op::DecorateString as u32;
+const OP_DECORATE: u32 = Op::Decorate as u32;
+const OP_FUNCTION: u32 = Op::Function as u32;
+const OP_FUNCTION_PARAMETER: u32 = Op::FunctionParameter as u32;
+const OP_LABEL: u32 = Op::Label as u32;
+const OP_FUNCTION_CALL: u32 = Op::FunctionCall as u32;
+const OP_FUNCTION_END: u32 = Op::FunctionEnd as u32;
+
 fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
     Error::Malformed {
         offset: module.offset_of(i),
@@ -222,7 +240,12 @@ impl Index {
         // (target, instruction) of each OpName; only functions' and types' names are kept.
         let mut name_insts: Vec<(u32, u32)> = Vec::new();
         for i in 0..module.len() {
-            let Some(w) = module.inst(i) else { continue };
+            let w = if module.is_edited(i) {
+                let Some(w) = module.inst(i) else { continue };
+                w
+            } else {
+                module.original(i)
+            };
             let op = w[0] & 0xffff;
             let need = |n: usize| -> Result<()> {
                 if w.len() < n {
@@ -254,29 +277,29 @@ impl Index {
             } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
                 return Err(malformed(module, i, "missing result id"));
             }
-            match Op::from_u32(op) {
-                Some(Op::Capability) => {
+            match op {
+                OP_CAPABILITY => {
                     need(2)?;
                     ix.capabilities.push((w[1], i));
                 }
-                Some(Op::ExtInstImport) => {
+                OP_EXT_INST_IMPORT => {
                     need(3)?;
                     let (name, _) = inst::read_string(&w[2..])
                         .ok_or_else(|| malformed(module, i, "unterminated string"))?;
                     ix.ext_sets.insert(w[1], inst::ext_set(&name));
                 }
-                Some(Op::MemoryModel) => {
+                OP_MEMORY_MODEL => {
                     need(3)?;
                     ix.addressing_model = Some(w[1]);
                 }
-                Some(Op::EntryPoint) => {
+                OP_ENTRY_POINT => {
                     need(4)?;
                     ix.entry_points.push(i);
                     if let Some((name, _)) = inst::read_string(&w[3..]) {
                         ix.entry_names.entry(w[2]).or_insert(name);
                     }
                 }
-                Some(Op::Name) => {
+                OP_NAME => {
                     need(3)?;
                     if !w[2..].iter().any(|x| x.to_le_bytes().contains(&0)) {
                         return Err(malformed(module, i, "unterminated string"));
@@ -284,17 +307,11 @@ impl Index {
                     name_insts.push((w[1], i as u32));
                     annotations.push(i as u32);
                 }
-                Some(
-                    Op::MemberName
-                    | Op::MemberDecorate
-                    | Op::MemberDecorateString
-                    | Op::DecorateId
-                    | Op::DecorateString,
-                ) => {
+                OP_MEMBER_NAME | OP_MEMBER_DECORATE | OP_MEMBER_DECORATE_STRING | OP_DECORATE_ID | OP_DECORATE_STRING => {
                     need(2)?;
                     annotations.push(i as u32);
                 }
-                Some(Op::Decorate) => {
+                OP_DECORATE => {
                     need(3)?;
                     annotations.push(i as u32);
                     if w[2] == Decoration::SpecId as u32 {
@@ -309,7 +326,7 @@ impl Index {
                         ix.linkage.insert(w[1], Linkage { name, kind, inst: i });
                     }
                 }
-                Some(Op::Function) => {
+                OP_FUNCTION => {
                     need(5)?;
                     if current.is_some() {
                         return Err(malformed(module, i, "OpFunction inside a function"));
@@ -327,21 +344,21 @@ impl Index {
                         is_declaration: true,
                     });
                 }
-                Some(Op::FunctionParameter) => {
+                OP_FUNCTION_PARAMETER => {
                     need(3)?;
                     match current.as_mut() {
                         Some(f) if f.is_declaration => f.params.push(w[2]),
                         _ => return Err(malformed(module, i, "parameter outside a function header")),
                     }
                 }
-                Some(Op::Label) => match current.as_mut() {
+                OP_LABEL => match current.as_mut() {
                     Some(f) => f.is_declaration = false,
                     None => return Err(malformed(module, i, "OpLabel outside a function")),
                 },
-                Some(Op::FunctionCall) if current.is_some() && w.len() >= 4 => {
+                OP_FUNCTION_CALL if current.is_some() && w.len() >= 4 => {
                     ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
                 }
-                Some(Op::FunctionEnd) => {
+                OP_FUNCTION_END => {
                     let Some(mut f) = current.take() else {
                         return Err(malformed(module, i, "OpFunctionEnd without OpFunction"));
                     };
