@@ -74,7 +74,8 @@ pub fn read_lazily(
     ends: impl Fn(u32) -> bool,
     matches: impl Fn(&[u32]) -> bool,
 ) -> std::io::Result<Result<Lazy>> {
-    let mut raw: Vec<u32> = Vec::new();
+    // Room for the whole file (pages are only used as the prefix fills them): no regrowing.
+    let mut raw: Vec<u32> = Vec::with_capacity(size_hint.map_or(0, |n| (n / 4).min(1 << 28) as usize));
     let mut buf = vec![0u8; CHUNK];
     let mut big_endian = None;
     let mut next = HEADER_WORDS;
@@ -148,11 +149,18 @@ impl Prefix {
         let write = |out: &mut W, bytes: &[u8]| out.write_all(bytes).map_err(Error::Write);
         let read_err = |e| Error::Io { path: String::new(), source: e };
         let mut bytes = vec![0u8; CHUNK];
-        for chunk in self.raw.chunks(CHUNK / 4) {
-            for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
-                b.copy_from_slice(&w.to_le_bytes());
+        if cfg!(target_endian = "little") {
+            // `raw` holds the bytes as read.
+            // SAFETY: initialised u32 memory is valid as bytes; the length is the words' size.
+            let read = unsafe { std::slice::from_raw_parts(self.raw.as_ptr().cast::<u8>(), std::mem::size_of_val(&self.raw[..])) };
+            write(out, read)?;
+        } else {
+            for chunk in self.raw.chunks(CHUNK / 4) {
+                for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
+                    b.copy_from_slice(&w.to_le_bytes());
+                }
+                write(out, &bytes[..chunk.len() * 4])?;
             }
-            write(out, &bytes[..chunk.len() * 4])?;
         }
         let host = |w: u32| if self.big_endian { w.swap_bytes() } else { w };
         let mut next = self.next;
