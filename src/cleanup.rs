@@ -7,8 +7,8 @@
 //!    variables without linkage, constants and `OpSpecConstantOp`s.
 //! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
 //!    interfaces do not count).
-//! 3. A worklist removes every candidate whose count is zero, with its names and decorations,
-//!    and decrements its operands; an -O0 store into a local whose pointer is otherwise unused is
+//! 3. A worklist removes every candidate whose count is zero and decrements its operands (the
+//!    names and decorations of everything removed go in one pass at the end); an -O0 store into a local whose pointer is otherwise unused is
 //!    removed too. Removed globals leave the `OpEntryPoint` interfaces.
 //! 4. The marker declarations are removed (an error if anything still refers to one), then the
 //!    `Linkage` capability if no `LinkageAttributes` decoration is left.
@@ -187,6 +187,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         at += n;
     }
 
+    // Ids removed, whose names and decorations go at the end.
+    let mut gone = IdBits::new(module.bound(), budget);
     // 3. Worklist.
     let mut work: Vec<u32> = listed;
     work.sort_unstable(); // deterministic order
@@ -201,9 +203,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             };
             let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
             module.remove(i);
-            for a in index.annotations(id) {
-                module.remove(a);
-            }
+            gone.insert(id);
             if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
                 dce.removed_globals.insert(id);
             }
@@ -266,11 +266,12 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             module.remove(i);
         }
         for id in std::iter::once(f).chain(func.params.iter().copied()) {
-            for a in index.annotations(id) {
-                module.remove(a);
-            }
+            gone.insert(id);
         }
     }
+    // Names and decorations of everything removed, in one pass (before the linkage check below:
+    // the markers' own LinkageAttributes go here).
+    index.remove_annotations_of(module, &gone);
     let linkage_left = index.linkage.values().any(|l| {
         module
             .inst(l.inst)

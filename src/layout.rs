@@ -15,7 +15,7 @@
 use crate::error::{Error, Result};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use spirv::{Decoration, Op};
+use spirv::Op;
 use std::collections::HashMap;
 
 /// Deepest type nesting accepted.
@@ -105,7 +105,7 @@ impl<'m> Layout<'m> {
             }
             Some(Op::TypeStruct) => TypeKind::Struct {
                 members: w[2..].to_vec(),
-                packed: self.has_decoration(id, Decoration::CPacked),
+                packed: self.index.packed.contains(&id),
             },
             Some(Op::TypePointer) => {
                 need(4)?;
@@ -127,14 +127,6 @@ impl<'m> Layout<'m> {
         })
     }
 
-    /// Whether `id` carries `OpDecorate id <decoration>`.
-    pub fn has_decoration(&self, id: u32, decoration: Decoration) -> bool {
-        self.index.annotations(id).any(|i| {
-            self.module.inst(i).is_some_and(|w| {
-                w[0] & 0xffff == Op::Decorate as u32 && w.len() >= 3 && w[2] == decoration as u32
-            })
-        })
-    }
 
     /// Size and alignment of type `id`.
     pub fn size_align(&mut self, id: u32) -> Result<SizeAlign> {

@@ -26,15 +26,11 @@ pub fn apply_replacements(
     if map.is_empty() {
         return Ok(());
     }
-    for id in map.keys() {
-        for a in index.annotations(*id) {
-            module.remove(a);
-        }
-    }
     let mut replaced = IdBits::new(module.bound(), module.word_count());
     for &id in map.keys() {
         replaced.insert(id);
     }
+    index.remove_annotations_of(module, &replaced);
     for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
         for i in f.start..=f.end {
             let Some(w) = module.inst(i) else { continue };

@@ -9,7 +9,7 @@
 use super::{inst, Module};
 use crate::error::{Error, Result};
 use spirv::{Decoration, Op};
-use super::idhash::IdMap;
+use super::idhash::{IdBits, IdMap, IdSet};
 use std::collections::BTreeSet;
 
 /// A function of the module: `OpFunction` … `OpFunctionEnd`.
@@ -124,9 +124,11 @@ pub struct Index {
     pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
     pub ext_sets: IdMap<u32, inst::ExtSet>,
-    /// Every instruction that names or decorates an id (debug names, annotations), by target;
-    /// see [`Index::annotations`].
-    annotations: Annotations,
+    /// Every instruction that names or decorates an id (debug names, annotations), in order
+    /// (see [`Index::remove_annotations_of`]).
+    annotations: Vec<u32>,
+    /// Ids decorated `CPacked`.
+    pub packed: IdSet<u32>,
 }
 
 /// Preamble, debug and annotation opcodes (sections 1–9 of the logical layout).
@@ -141,61 +143,6 @@ fn is_preamble_or_annotation(op: u32) -> bool {
 /// GroupMemberDecorate 75, DecorateId 332, DecorateString 5632, MemberDecorateString 5633.
 fn is_annotation(op: u32) -> bool {
     matches!(op, 71..=75 | 332 | 5632 | 5633)
-}
-
-/// The instructions naming or decorating each id, grouped by target (a counting sort by id when
-/// the bound is small relative to the module, a sorted list otherwise).
-#[derive(Default)]
-struct Annotations {
-    /// Dense: `starts[id]..starts[id + 1]` indexes `insts`. Empty when sparse.
-    starts: Vec<u32>,
-    insts: Vec<u32>,
-    /// Sparse: `(target, instruction)`, sorted.
-    pairs: Vec<(u32, u32)>,
-}
-
-impl Annotations {
-    /// From the annotating instructions (indices, in order; their target is word 1).
-    fn build(module: &Module, list: Vec<u32>, dense: bool, bound: u32) -> Annotations {
-        let target = |i: u32| module.inst(i as usize).and_then(|w| w.get(1).copied()).unwrap_or(u32::MAX);
-        if !dense || list.iter().any(|&i| target(i) >= bound) {
-            let mut pairs: Vec<(u32, u32)> = list.iter().map(|&i| (target(i), i)).collect();
-            pairs.sort_unstable();
-            return Annotations { pairs, ..Default::default() };
-        }
-        // Counting sort: counts, prefix sums, then each start used as the fill cursor (it ends
-        // at the next target's start) and shifted back.
-        let mut starts = vec![0u32; bound as usize + 1];
-        for &i in &list {
-            starts[target(i) as usize + 1] += 1;
-        }
-        for k in 1..starts.len() {
-            starts[k] += starts[k - 1];
-        }
-        let mut insts = vec![0u32; list.len()];
-        for &i in &list {
-            let cursor = &mut starts[target(i) as usize];
-            insts[*cursor as usize] = i;
-            *cursor += 1;
-        }
-        starts.copy_within(0..bound as usize, 1);
-        starts[0] = 0;
-        Annotations { starts, insts, pairs: Vec::new() }
-    }
-
-    fn iter(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
-        let dense: &[u32] = match (self.starts.get(id as usize), self.starts.get(id as usize + 1)) {
-            (Some(&a), Some(&b)) => &self.insts[a as usize..b as usize],
-            _ => &[],
-        };
-        let sparse: &[(u32, u32)] = if self.starts.is_empty() {
-            &self.pairs[self.pairs.partition_point(|&(t, _)| t < id)..]
-        } else {
-            &[]
-        };
-        let sparse = sparse.iter().take_while(move |&&(t, _)| t == id).map(|&(_, i)| i as usize);
-        dense.iter().map(|&i| i as usize).chain(sparse)
-    }
 }
 
 // Opcodes the index dispatches on (matched as numbers: this runs for every instruction).
@@ -224,159 +171,211 @@ fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
     }
 }
 
+/// Modules with at least this many instructions are indexed on two threads.
+const PARALLEL_INDEX_MIN: usize = 200_000;
+
+/// What [`scan_rest`] gathers besides the [`Index`] fields.
+struct Scan {
+    /// (target, instruction) of each OpName; only functions' and types' names are kept.
+    name_insts: Vec<(u32, u32)>,
+    last_preamble: Option<usize>,
+    last_before_annotations: Option<usize>,
+}
+
+/// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
+/// with the instruction index they were found at), and the instructions that name or decorate.
+fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, Error)> {
+    let mut defs = Defs::with_bound(module.bound(), module.word_count());
+    let mut annotations: Vec<u32> = Vec::new();
+    for i in 0..module.len() {
+        let w = if module.is_edited(i) {
+            let Some(w) = module.inst(i) else { continue };
+            w
+        } else {
+            module.original(i)
+        };
+        let op = w[0] & 0xffff;
+        if let Some(id) = inst::result_id(w) {
+            if !defs.insert(id, i) {
+                return Err((i, malformed(module, i, format!("id %{id} is defined twice"))));
+            }
+            if id >= module.bound() {
+                return Err((
+                    i,
+                    malformed(module, i, format!("id %{id} is not below the module's id bound {}", module.bound())),
+                ));
+            }
+        } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
+            return Err((i, malformed(module, i, "missing result id")));
+        }
+        if matches!(op, OP_NAME | OP_MEMBER_NAME | OP_DECORATE | OP_MEMBER_DECORATE | OP_DECORATE_ID | OP_DECORATE_STRING | OP_MEMBER_DECORATE_STRING) {
+            annotations.push(i as u32);
+        }
+    }
+    Ok((defs, annotations))
+}
+
+/// Everything else of the index, in one pass.
+fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Error)> {
+    let mut ix = Index {
+        globals_end: module.len(),
+        ..Default::default()
+    };
+    let mut last_preamble: Option<usize> = None;
+    let mut last_before_annotations: Option<usize> = None;
+    let mut seen_annotation = false;
+    let mut current: Option<Function> = None;
+    // (target, instruction) of each OpName; only functions' and types' names are kept.
+    let mut name_insts: Vec<(u32, u32)> = Vec::new();
+    for i in 0..module.len() {
+        let w = if module.is_edited(i) {
+            let Some(w) = module.inst(i) else { continue };
+            w
+        } else {
+            module.original(i)
+        };
+        let op = w[0] & 0xffff;
+        let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
+            if w.len() < n {
+                Err((i, malformed(module, i, format!("expected at least {n} words, found {}", w.len()))))
+            } else {
+                Ok(())
+            }
+        };
+        if ix.globals_end == module.len() && is_preamble_or_annotation(op) {
+            last_preamble = Some(i);
+            if is_annotation(op) || op == Op::ModuleProcessed as u32 {
+                // Names go before OpModuleProcessed (debug subsection 7c) and annotations.
+                seen_annotation = true;
+            } else if !seen_annotation {
+                last_before_annotations = Some(i);
+            }
+        }
+        match op {
+            OP_CAPABILITY => {
+                need(2)?;
+                ix.capabilities.push((w[1], i));
+            }
+            OP_EXT_INST_IMPORT => {
+                need(3)?;
+                let (name, _) = inst::read_string(&w[2..])
+                    .ok_or_else(|| (i, malformed(module, i, "unterminated string")))?;
+                ix.ext_sets.insert(w[1], inst::ext_set(&name));
+            }
+            OP_MEMORY_MODEL => {
+                need(3)?;
+                ix.addressing_model = Some(w[1]);
+            }
+            OP_ENTRY_POINT => {
+                need(4)?;
+                ix.entry_points.push(i);
+                if let Some((name, _)) = inst::read_string(&w[3..]) {
+                    ix.entry_names.entry(w[2]).or_insert(name);
+                }
+            }
+            OP_NAME => {
+                need(3)?;
+                if !w[2..].iter().any(|x| x.to_le_bytes().contains(&0)) {
+                    return Err((i, malformed(module, i, "unterminated string")));
+                }
+                name_insts.push((w[1], i as u32));
+            }
+            OP_MEMBER_NAME | OP_MEMBER_DECORATE | OP_MEMBER_DECORATE_STRING | OP_DECORATE_ID | OP_DECORATE_STRING => {
+                need(2)?;
+            }
+            OP_DECORATE => {
+                need(3)?;
+                if w[2] == Decoration::CPacked as u32 {
+                    ix.packed.insert(w[1]);
+                }
+                if w[2] == Decoration::SpecId as u32 {
+                    need(4)?;
+                    ix.spec_ids.insert(w[3]);
+                } else if w[2] == Decoration::LinkageAttributes as u32 {
+                    let (name, n) = inst::read_string(&w[3..])
+                        .ok_or_else(|| (i, malformed(module, i, "unterminated linkage name")))?;
+                    let kind = *w
+                        .get(3 + n)
+                        .ok_or_else(|| (i, malformed(module, i, "missing linkage type")))?;
+                    ix.linkage.insert(w[1], Linkage { name, kind, inst: i });
+                }
+            }
+            OP_FUNCTION => {
+                need(5)?;
+                if current.is_some() {
+                    return Err((i, malformed(module, i, "OpFunction inside a function")));
+                }
+                if ix.globals_end == module.len() {
+                    ix.globals_end = i;
+                }
+                current = Some(Function {
+                    id: w[2],
+                    return_type: w[1],
+                    fn_type: w[4],
+                    start: i,
+                    end: i,
+                    params: Vec::new(),
+                    is_declaration: true,
+                });
+            }
+            OP_FUNCTION_PARAMETER => {
+                need(3)?;
+                match current.as_mut() {
+                    Some(f) if f.is_declaration => f.params.push(w[2]),
+                    _ => return Err((i, malformed(module, i, "parameter outside a function header"))),
+                }
+            }
+            OP_LABEL => match current.as_mut() {
+                Some(f) => f.is_declaration = false,
+                None => return Err((i, malformed(module, i, "OpLabel outside a function"))),
+            },
+            OP_FUNCTION_CALL if current.is_some() && w.len() >= 4 => {
+                ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
+            }
+            OP_FUNCTION_END => {
+                let Some(mut f) = current.take() else {
+                    return Err((i, malformed(module, i, "OpFunctionEnd without OpFunction")));
+                };
+                f.end = i;
+                ix.function_by_id.insert(f.id, ix.functions.len());
+                ix.functions.push(f);
+            }
+            _ => {}
+        }
+    }
+    if current.is_some() {
+        return Err((module.len(), Error::Binary("malformed module: the last function has no OpFunctionEnd".into())));
+    }
+    Ok((ix, Scan { name_insts, last_preamble, last_before_annotations }))
+}
+
 impl Index {
     /// Builds the index in one pass over the instructions.
     pub fn build(module: &Module) -> Result<Index> {
-        let mut ix = Index {
-            globals_end: module.len(),
-            defs: Defs::with_bound(module.bound(), module.word_count()),
-            ..Default::default()
+        // Two passes over the instructions: which instruction defines each id, and everything
+        // else. On big modules they run on two threads; the first error in instruction order wins.
+        let (defs, rest) = if module.len() >= PARALLEL_INDEX_MIN {
+            std::thread::scope(|scope| {
+                let defs = scope.spawn(|| scan_defs(module));
+                let rest = scan_rest(module);
+                (defs.join(), rest)
+            })
+        } else {
+            (Ok(scan_defs(module)), scan_rest(module))
         };
-        let mut last_preamble: Option<usize> = None;
-        let mut last_before_annotations: Option<usize> = None;
-        let mut seen_annotation = false;
-        let mut current: Option<Function> = None;
-        let mut annotations: Vec<u32> = Vec::new();
-        // (target, instruction) of each OpName; only functions' and types' names are kept.
-        let mut name_insts: Vec<(u32, u32)> = Vec::new();
-        for i in 0..module.len() {
-            let w = if module.is_edited(i) {
-                let Some(w) = module.inst(i) else { continue };
-                w
-            } else {
-                module.original(i)
-            };
-            let op = w[0] & 0xffff;
-            let need = |n: usize| -> Result<()> {
-                if w.len() < n {
-                    Err(malformed(module, i, format!("expected at least {n} words, found {}", w.len())))
-                } else {
-                    Ok(())
-                }
-            };
-            if ix.globals_end == module.len() && is_preamble_or_annotation(op) {
-                last_preamble = Some(i);
-                if is_annotation(op) || op == Op::ModuleProcessed as u32 {
-                    // Names go before OpModuleProcessed (debug subsection 7c) and annotations.
-                    seen_annotation = true;
-                } else if !seen_annotation {
-                    last_before_annotations = Some(i);
-                }
+        let defs = defs.map_err(|_| Error::PostCondition("the indexing thread failed".into()))?;
+        let (mut ix, scan) = match (defs, rest) {
+            (Ok((d, a)), Ok((mut ix, scan))) => {
+                ix.defs = d;
+                ix.annotations = a;
+                (ix, scan)
             }
-            if let Some(id) = inst::result_id(w) {
-                if !ix.defs.insert(id, i) {
-                    return Err(malformed(module, i, format!("id %{id} is defined twice")));
-                }
-                if id >= module.bound() {
-                    return Err(malformed(
-                        module,
-                        i,
-                        format!("id %{id} is not below the module's id bound {}", module.bound()),
-                    ));
-                }
-            } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
-                return Err(malformed(module, i, "missing result id"));
-            }
-            match op {
-                OP_CAPABILITY => {
-                    need(2)?;
-                    ix.capabilities.push((w[1], i));
-                }
-                OP_EXT_INST_IMPORT => {
-                    need(3)?;
-                    let (name, _) = inst::read_string(&w[2..])
-                        .ok_or_else(|| malformed(module, i, "unterminated string"))?;
-                    ix.ext_sets.insert(w[1], inst::ext_set(&name));
-                }
-                OP_MEMORY_MODEL => {
-                    need(3)?;
-                    ix.addressing_model = Some(w[1]);
-                }
-                OP_ENTRY_POINT => {
-                    need(4)?;
-                    ix.entry_points.push(i);
-                    if let Some((name, _)) = inst::read_string(&w[3..]) {
-                        ix.entry_names.entry(w[2]).or_insert(name);
-                    }
-                }
-                OP_NAME => {
-                    need(3)?;
-                    if !w[2..].iter().any(|x| x.to_le_bytes().contains(&0)) {
-                        return Err(malformed(module, i, "unterminated string"));
-                    }
-                    name_insts.push((w[1], i as u32));
-                    annotations.push(i as u32);
-                }
-                OP_MEMBER_NAME | OP_MEMBER_DECORATE | OP_MEMBER_DECORATE_STRING | OP_DECORATE_ID | OP_DECORATE_STRING => {
-                    need(2)?;
-                    annotations.push(i as u32);
-                }
-                OP_DECORATE => {
-                    need(3)?;
-                    annotations.push(i as u32);
-                    if w[2] == Decoration::SpecId as u32 {
-                        need(4)?;
-                        ix.spec_ids.insert(w[3]);
-                    } else if w[2] == Decoration::LinkageAttributes as u32 {
-                        let (name, n) = inst::read_string(&w[3..])
-                            .ok_or_else(|| malformed(module, i, "unterminated linkage name"))?;
-                        let kind = *w
-                            .get(3 + n)
-                            .ok_or_else(|| malformed(module, i, "missing linkage type"))?;
-                        ix.linkage.insert(w[1], Linkage { name, kind, inst: i });
-                    }
-                }
-                OP_FUNCTION => {
-                    need(5)?;
-                    if current.is_some() {
-                        return Err(malformed(module, i, "OpFunction inside a function"));
-                    }
-                    if ix.globals_end == module.len() {
-                        ix.globals_end = i;
-                    }
-                    current = Some(Function {
-                        id: w[2],
-                        return_type: w[1],
-                        fn_type: w[4],
-                        start: i,
-                        end: i,
-                        params: Vec::new(),
-                        is_declaration: true,
-                    });
-                }
-                OP_FUNCTION_PARAMETER => {
-                    need(3)?;
-                    match current.as_mut() {
-                        Some(f) if f.is_declaration => f.params.push(w[2]),
-                        _ => return Err(malformed(module, i, "parameter outside a function header")),
-                    }
-                }
-                OP_LABEL => match current.as_mut() {
-                    Some(f) => f.is_declaration = false,
-                    None => return Err(malformed(module, i, "OpLabel outside a function")),
-                },
-                OP_FUNCTION_CALL if current.is_some() && w.len() >= 4 => {
-                    ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
-                }
-                OP_FUNCTION_END => {
-                    let Some(mut f) = current.take() else {
-                        return Err(malformed(module, i, "OpFunctionEnd without OpFunction"));
-                    };
-                    f.end = i;
-                    ix.function_by_id.insert(f.id, ix.functions.len());
-                    ix.functions.push(f);
-                }
-                _ => {}
-            }
-        }
-        if current.is_some() {
-            return Err(Error::Binary("malformed module: the last function has no OpFunctionEnd".into()));
-        }
-        let dense = ix.defs.is_dense();
-        ix.annotations = Annotations::build(module, annotations, dense, module.bound());
+            (Err((a, e)), Err((b, f))) => return Err(if a <= b { e } else { f }),
+            (Err((_, e)), _) | (_, Err((_, e))) => return Err(e),
+        };
         // Names are only read for functions and types (messages, marker matching): keep those,
         // the first of each.
-        for (target, i) in name_insts {
+        for (target, i) in scan.name_insts {
             let is_function_or_type = ix.defs.get(&target).map(|d| module.opcode(d)).is_some_and(|op| {
                 op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
             });
@@ -386,14 +385,20 @@ impl Index {
                 }
             }
         }
-        ix.annotation_end = last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
-        ix.names_end = last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
+        ix.annotation_end = scan.last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
+        ix.names_end = scan.last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
         Ok(ix)
     }
 
-    /// The instructions that name or decorate `id`.
-    pub fn annotations(&self, id: u32) -> impl Iterator<Item = usize> + '_ {
-        self.annotations.iter(id)
+    /// Removes every name and decoration (`OpName`, `OpDecorate`, …) of the ids in `ids`: one
+    /// pass over those instructions, for any number of ids.
+    pub fn remove_annotations_of(&self, module: &mut Module, ids: &IdBits) {
+        for &i in &self.annotations {
+            let i = i as usize;
+            if module.inst(i).and_then(|w| w.get(1)).is_some_and(|&t| ids.contains(t)) {
+                module.remove(i);
+            }
+        }
     }
 
     /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended
