@@ -71,3 +71,36 @@ fn padded_fixtures_lower_as_the_unpadded_ones() {
         }
     }
 }
+
+/// The two indexing threads find different errors; the first in instruction order is reported.
+#[test]
+fn the_first_error_in_instruction_order_wins_on_big_modules() {
+    let input = std::fs::read(common::fixtures().join("types/image0.input.spv")).unwrap();
+    let w = words(&padded(&input, 200_000));
+    let at = instructions(&w);
+    // A type id (defined once) and the first and last padding positions.
+    let ty_at = *at.iter().find(|&&a| (19..=39).contains(&(w[a] & 0xffff))).unwrap();
+    let ty = w[ty_at + 1];
+    let pads: Vec<usize> = at.iter().copied().filter(|&a| w[a] == NO_LINE).collect();
+    let (early, late) = (pads[10], pads[pads.len() - 10]);
+    // Found by the definitions pass: `%r = OpUndef %ty` with r = ty.
+    let defined_twice = [(3 << 16) | 1, ty, ty];
+    // Found by the other pass: a parameter in a block.
+    let parameter = [(3 << 16) | 55, ty, w[3] - 1];
+    let with = |first: (usize, &[u32]), second: (usize, &[u32])| -> String {
+        let mut out = w[..first.0].to_vec();
+        out.extend_from_slice(first.1);
+        out.extend_from_slice(&w[first.0..second.0]);
+        out.extend_from_slice(second.1);
+        out.extend_from_slice(&w[second.0..]);
+        let opts = Options { validation: Validation::Never, ..Options::default() };
+        match process(&[Input::from_bytes("big.spv", bytes(&out))], &opts) {
+            Ok(_) => panic!("a malformed module was accepted"),
+            Err(e) => e.to_string(),
+        }
+    };
+    let a = with((early, &defined_twice), (late, &parameter));
+    assert!(a.contains(&format!("id %{ty} is defined twice")), "{a}");
+    let b = with((early, &parameter), (late, &defined_twice));
+    assert!(b.contains("parameter outside a function header"), "{b}");
+}
