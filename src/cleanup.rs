@@ -240,7 +240,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     if !dce.removed_globals.is_empty() {
         for &e in &index.entry_points {
             let Some(w) = module.inst(e) else { continue };
-            let Some((_, n)) = inst::read_string(&w[3..]) else { continue };
+            let Some(n) = inst::string_len(&w[3..]) else { continue };
             let keep = 3 + n;
             if !w[keep..].iter().any(|x| dce.removed_globals.contains(x)) {
                 continue;
