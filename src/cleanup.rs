@@ -77,12 +77,6 @@ impl Dce<'_> {
     }
 }
 
-/// Ids used by instruction words (conservatively every word when undecodable).
-fn operand_ids(module: &Module, index: &Index, w: &[u32]) -> Vec<u32> {
-    let mut v = Vec::with_capacity(w.len());
-    index.visit_use_ids(module, w, |id| v.push(id));
-    v
-}
 
 /// Removes what lowering made dead (see the module docs).
 pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
@@ -122,7 +116,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             listed.push(id);
             *removable.get_mut(id) = i as u32 + 1;
             if let Some(w) = module.inst(i) {
-                stack.extend(operand_ids(module, index, w));
+                index.visit_use_ids(module, w, |u| stack.push(u));
             }
         }
     }
@@ -189,6 +183,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 
     // Ids removed, whose names and decorations go at the end.
     let mut gone = IdBits::new(module.bound(), budget);
+    let mut buf: Vec<u32> = Vec::new();
     // 3. Worklist.
     let mut work: Vec<u32> = listed;
     work.sort_unstable(); // deterministic order
@@ -201,31 +196,41 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
                 0 => continue,
                 n => n as usize - 1,
             };
-            let Some(w) = module.inst(i).map(|w| w.to_vec()) else { continue };
+            let Some(w) = module.inst(i) else { continue };
+            buf.clear();
+            buf.extend_from_slice(w);
             module.remove(i);
             gone.insert(id);
-            if i < index.globals_end && w[0] & 0xffff == Op::Variable as u32 {
+            if i < index.globals_end && buf[0] & 0xffff == Op::Variable as u32 {
                 dce.removed_globals.insert(id);
             }
-            index.visit_use_ids(module, &w, |u| {
+            // The result is the same in any order (counts only go down): an operand is queued
+            // when its count reaches zero.
+            index.visit_use_ids(module, &buf, |u| {
                 if candidates.contains(u) {
                     let n = dce.count.get_mut(u);
                     *n = n.saturating_sub(1);
-                    work.push(u);
+                    if *n == 0 {
+                        work.push(u);
+                    }
                 }
             });
         }
         // -O0 stores whose pointer nothing else uses any more.
         let mut progressed = false;
         for &s in &o0_stores {
-            let Some(w) = module.inst(s).map(|w| w.to_vec()) else { continue };
+            let Some(w) = module.inst(s) else { continue };
             if dce.count.get(w[1]) == 1 {
+                buf.clear();
+                buf.extend_from_slice(w);
                 module.remove(s);
-                index.visit_use_ids(module, &w, |u| {
+                index.visit_use_ids(module, &buf, |u| {
                     if candidates.contains(u) {
                         let n = dce.count.get_mut(u);
                         *n = n.saturating_sub(1);
-                        work.push(u);
+                        if *n == 0 {
+                            work.push(u);
+                        }
                     }
                 });
                 progressed = true;

@@ -16,7 +16,7 @@ use crate::error::{Error, Result};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::Op;
-use std::collections::HashMap;
+use crate::module::idhash::IdMap;
 
 /// Deepest type nesting accepted.
 pub const MAX_DEPTH: usize = 64;
@@ -46,7 +46,7 @@ pub struct SizeAlign {
 pub struct Layout<'m> {
     module: &'m Module,
     index: &'m Index,
-    memo: HashMap<u32, SizeAlign>,
+    memo: IdMap<u32, SizeAlign>,
 }
 
 fn err(msg: String) -> Error {
@@ -55,7 +55,7 @@ fn err(msg: String) -> Error {
 
 impl<'m> Layout<'m> {
     pub fn new(module: &'m Module, index: &'m Index) -> Self {
-        Layout { module, index, memo: HashMap::new() }
+        Layout { module, index, memo: IdMap::default() }
     }
 
     /// The current words of the instruction defining `id`.

@@ -32,7 +32,6 @@ use module::ids::IdAllocator;
 use module::index::Index;
 use module::intern::Intern;
 use module::Module;
-use std::collections::HashSet;
 
 /// How marker calls are lowered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -434,7 +433,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
             }
         };
         ids.finish(&mut module);
-        let callers: HashSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
+        let callers: module::idhash::IdSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
         lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
         lap("lower", &mut timings);
         // cleanup

@@ -24,7 +24,7 @@ use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Op, StorageClass};
 use std::cell::RefCell;
-use std::collections::{HashMap, HashSet};
+use crate::module::idhash::{IdMap, IdSet};
 
 /// Mangled-name prefixes of the marker functions (any template argument, any parameter mangling).
 pub const MARKER_PREFIXES: [&str; 2] = [
@@ -139,7 +139,7 @@ pub fn names_marker(w: &[u32]) -> bool {
 /// Finds every marker call of the module (see the module docs).
 pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let mut out = Markers::default();
-    let mut marker_set = HashSet::new();
+    let mut marker_set = IdSet::default();
     for f in &index.functions {
         if f.is_declaration && marker_name(index, f.id).is_some_and(is_marker_name) {
             out.functions.push(f.id);
@@ -150,7 +150,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         return Ok(out);
     }
     let layout = Layout::new(module, index);
-    let walker = Walker { module, index, layout: &layout, stores: RefCell::new(HashMap::new()) };
+    let walker = Walker { module, index, layout: &layout, stores: RefCell::new(IdMap::default()) };
     let mut errors = Vec::new();
     // The index recorded every call, in order.
     for call in index.calls.iter().filter(|c| marker_set.contains(&c.callee)) {
@@ -173,7 +173,7 @@ struct Walker<'a> {
     layout: &'a Layout<'a>,
     /// Per function (by start index): local slot → the `OpStore`s into it (through casts),
     /// built on first use so that -O0 modules are scanned once per function.
-    stores: RefCell<HashMap<usize, HashMap<u32, Vec<usize>>>>,
+    stores: RefCell<IdMap<usize, IdMap<u32, Vec<usize>>>>,
 }
 
 impl Walker<'_> {
@@ -314,7 +314,7 @@ impl Walker<'_> {
     fn stores_into(&self, start: usize, end: usize, slot: u32) -> Vec<usize> {
         let mut cache = self.stores.borrow_mut();
         let per_slot = cache.entry(start).or_insert_with(|| {
-            let mut m: HashMap<u32, Vec<usize>> = HashMap::new();
+            let mut m: IdMap<u32, Vec<usize>> = IdMap::default();
             for k in start..=end {
                 if let Some(sw) = self.module.inst(k) {
                     if sw[0] & 0xffff == Op::Store as u32 && sw.len() >= 3 {

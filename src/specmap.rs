@@ -20,6 +20,7 @@ use crate::markers::{DefaultValue, MarkerCall, SymbolicId};
 use crate::module::index::Index;
 use crate::module::Module;
 use spirv::Op;
+use crate::module::idhash::{IdBuild, IdMap};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The SpecId the DPC++ runtime reserves for ITT annotations.
@@ -110,7 +111,7 @@ pub struct SpecMap {
     pub numbering: Option<Numbering>,
     pub constants: Vec<SpecConstant>,
     /// Index into `constants` by symbolic ID.
-    pub by_symbol: HashMap<SymbolicId, usize>,
+    pub by_symbol: HashMap<SymbolicId, usize, IdBuild>,
     /// Size of the blob (emulation: of the spec-constant buffer).
     pub blob_size: u64,
 }
@@ -162,7 +163,7 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Nu
     let mut ids = SpecIds { next: first, used: &index.spec_ids, placeholder: false };
     let mut map = SpecMap { numbering: Some(numbering), ..SpecMap::default() };
     // One readable type name per type, shared by its constants.
-    let mut type_names: HashMap<u32, std::sync::Arc<str>> = HashMap::new();
+    let mut type_names: IdMap<u32, std::sync::Arc<str>> = IdMap::default();
     let mut errors = Vec::new();
     for call in calls {
         if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
@@ -257,7 +258,7 @@ fn constant(
     call: &MarkerCall,
     index: &Index,
     numbering: Numbering,
-    names: &mut HashMap<u32, std::sync::Arc<str>>,
+    names: &mut IdMap<u32, std::sync::Arc<str>>,
 ) -> Result<SpecConstant> {
     let at = || {
         format!(

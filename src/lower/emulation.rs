@@ -31,7 +31,7 @@ use crate::module::Module;
 use crate::specmap::{Numbering, SpecMap, SpecNode};
 use spirv::{Capability, ExecutionModel, MemoryAccess, Op, StorageClass};
 use crate::module::idhash::{IdBits, IdMap};
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// Name given to the buffer parameter spec-link appends (DPC++'s name for it).
 pub const BUFFER_PARAM_NAME: &str = "_arg__specialization_constants_buffer";
@@ -172,7 +172,7 @@ pub fn lower_emulation(
         pointer_types.push((*storage, uchar, 0));
         pointer_types.push((*storage, c.ty, 0));
     }
-    let mut ptr_cache: HashMap<(u32, u32), u32> = HashMap::new();
+    let mut ptr_cache: IdMap<(u32, u32), u32> = IdMap::default();
     for (storage, pointee, _) in pointer_types {
         if let std::collections::hash_map::Entry::Vacant(e) = ptr_cache.entry((storage, pointee)) {
             e.insert(intern.get(module, ids, Op::TypePointer, None, &[storage, pointee])?);

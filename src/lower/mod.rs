@@ -9,8 +9,7 @@ pub mod native;
 use crate::error::{Error, Result};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use crate::module::idhash::{IdBits, IdMap};
-use std::collections::HashSet;
+use crate::module::idhash::{IdBits, IdMap, IdSet};
 
 /// Call result id → the id that replaces it.
 pub type Replacements = IdMap<u32, u32>;
@@ -20,7 +19,7 @@ pub type Replacements = IdMap<u32, u32>;
 pub fn apply_replacements(
     module: &mut Module,
     index: &Index,
-    callers: &HashSet<u32>,
+    callers: &IdSet<u32>,
     map: &Replacements,
 ) -> Result<()> {
     if map.is_empty() {
@@ -33,7 +32,12 @@ pub fn apply_replacements(
     index.remove_annotations_of(module, &replaced);
     for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
         for i in f.start..=f.end {
-            let Some(w) = module.inst(i) else { continue };
+            let w = if module.is_edited(i) {
+                let Some(w) = module.inst(i) else { continue };
+                w
+            } else {
+                module.original(i)
+            };
             if !w[1..].iter().any(|&x| replaced.contains(x)) {
                 continue;
             }

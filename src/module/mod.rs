@@ -379,9 +379,19 @@ impl Module {
         annotation_end: usize,
         globals_end: usize,
     ) -> std::io::Result<()> {
-        let mut stops: Vec<usize> = self.edited.iter().collect();
-        stops.extend([names_end, annotation_end, globals_end, self.insts.len()]);
-        stops.sort_unstable();
+        // The edited instructions come in order; merge in the section ends.
+        let mut ends = [names_end, annotation_end, globals_end, self.insts.len()];
+        ends.sort_unstable();
+        let mut stops: Vec<usize> = Vec::with_capacity(self.replaced.len() + 4);
+        let mut k = 0;
+        for e in self.edited.iter() {
+            while k < ends.len() && ends[k] <= e {
+                stops.push(ends[k]);
+                k += 1;
+            }
+            stops.push(e);
+        }
+        stops.extend_from_slice(&ends[k..]);
         stops.dedup();
         let mut header = [0u32; HEADER_WORDS];
         header.copy_from_slice(&self.words[..HEADER_WORDS]);
