@@ -75,14 +75,18 @@ pub fn check_report(inputs: &[Input], options: &Options) -> String {
     if strict() {
         if let Ok(twin) = process(inputs, options) {
             assert!(
-                twin.module == out.module && twin.prop == out.prop && twin.json == out.json,
+                twin.module.to_bytes().ok() == out.module.to_bytes().ok() && twin.prop == out.prop && twin.json == out.json,
                 "two runs on the same input gave different outputs"
             );
         } else {
             panic!("a second run on the same input failed");
         }
     }
-    let again = process(&[Input { name: "output.spv".into(), bytes: out.module }], options);
+    let module = match out.module.to_bytes() {
+        Ok(m) => m,
+        Err(e) => return format!("error writing the output: {e}"),
+    };
+    let again = process(&[Input::from_bytes("output.spv", module)], options);
     if strict() {
         match &again {
             Ok(o) => assert!(o.calls == 0, "spec-link's output still has {} marker call(s)", o.calls),
@@ -98,7 +102,7 @@ pub fn check_report(inputs: &[Input], options: &Options) -> String {
 /// The inputs and options a `lower` input stands for.
 pub fn decode_lower(data: &[u8]) -> Option<(Vec<Input>, Options)> {
     let (&mode, module) = data.split_first()?;
-    Some((vec![Input { name: "fuzz.spv".into(), bytes: module.to_vec() }], options(mode)))
+    Some((vec![Input::from_bytes("fuzz.spv", module.to_vec())], options(mode)))
 }
 
 /// The inputs and options a `link` input stands for.
@@ -117,8 +121,8 @@ pub fn decode_link(data: &[u8]) -> Option<(Vec<Input>, Options)> {
         renumber_spec_ids: flags & 16 != 0,
     };
     let inputs = vec![
-        Input { name: "a.spv".into(), bytes: payload[..at].to_vec() },
-        Input { name: "b.spv".into(), bytes: payload[at..].to_vec() },
+        Input::from_bytes("a.spv", payload[..at].to_vec()),
+        Input::from_bytes("b.spv", payload[at..].to_vec()),
     ];
     Some((inputs, opts))
 }

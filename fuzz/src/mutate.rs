@@ -87,10 +87,10 @@ pub fn decode(data: &[u8]) -> Option<Decoded> {
             log.push(what);
         }
     }
-    let mut inputs = vec![Input { name: "mutated.spv".into(), bytes: spv.to_bytes() }];
+    let mut inputs = vec![Input::from_bytes("mutated.spv", spv.to_bytes())];
     let mut names = vec![name];
     if let Some((n2, b2)) = second {
-        inputs.push(Input { name: "second.spv".into(), bytes: b2.to_vec() });
+        inputs.push(Input::from_bytes("second.spv", b2.to_vec()));
         names.push(n2);
     }
     Some(Decoded { mode: flags & 3, inputs, seeds: names, log })
