@@ -17,7 +17,7 @@
 # Environment:
 #   FUZZ_TARGETS    targets to run (default "lower link mutate")
 #   FUZZ_ENGINE     auto (default) | libfuzzer | smoke
-#   FUZZ_SANITIZER  none (default: the library is safe Rust, and this runs ~5x faster) | address
+#   FUZZ_SANITIZER  none (default: the library is safe Rust but for the input mapping and two byte views of word slices in src/module/, and this runs ~5x faster) | address
 #   FUZZ_JOBS       libFuzzer worker processes per target (default 1)
 #   FUZZ_TIMEOUT    per-input time limit in seconds (default 10)
 #   FUZZ_RSS_MB     memory limit in MB (default 2048; one allocation above it is a finding too)

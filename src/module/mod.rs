@@ -200,6 +200,8 @@ impl Module {
         // SAFETY: a read-only private mapping; see [`Words`] for the one hazard (truncation by
         // another process while mapped).
         let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+        // SAFETY: every bit pattern is a valid u32; only the aligned middle is taken (checked
+        // below to be the whole mapping).
         let (pre, words, post) = unsafe { map.align_to::<u32>() };
         if !pre.is_empty() || !post.is_empty() || words.len() as u64 * 4 != len || words[0] != MAGIC {
             return None;

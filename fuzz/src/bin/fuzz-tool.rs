@@ -94,10 +94,10 @@ fn main() {
                         println!("{file}: seeds {:?}, mutations: {}", m.seeds, m.log.join("; "));
                     }
                 }
-                let sizes: Vec<usize> = inputs.iter().map(|i| i.bytes.len()).collect();
+                let sizes: Vec<usize> = inputs.iter().map(|i| i.bytes().map_or(0, |b| b.len())).collect();
                 print!("{file}: mode {}, input sizes {sizes:?}: ", mode_name(options_mode(&options)));
                 let t0 = std::time::Instant::now();
-                let r = std::panic::catch_unwind(|| spec_link_fuzz::check_report(&inputs, &options));
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| spec_link_fuzz::check_report(&inputs, &options)));
                 print!("[{:.1} ms] ", t0.elapsed().as_secs_f64() * 1e3);
                 match r {
                     Ok(text) => println!("{text}"),
@@ -122,15 +122,15 @@ fn main() {
             std::fs::create_dir_all(dir).unwrap_or_else(|e| panic!("create {}: {e}", dir.display()));
             let mut all = Vec::new();
             for i in &inputs {
-                all.extend_from_slice(&i.bytes);
+                all.extend_from_slice(&i.bytes().unwrap_or_default());
             }
             let hash = format!("{:016x}", fnv(&all));
             for (k, i) in inputs.iter().enumerate() {
                 let name =
                     if inputs.len() == 1 { format!("crash-{hash}.spv") } else { format!("crash-{hash}.{}.spv", k + 1) };
                 let p = dir.join(name);
-                std::fs::write(&p, &i.bytes).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
-                println!("{} ({} bytes)", p.display(), i.bytes.len());
+                std::fs::write(&p, i.bytes().unwrap_or_default()).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
+                println!("{} ({} bytes)", p.display(), i.bytes().map_or(0, |b| b.len()));
             }
             println!("mode: {}; link options: {:?}", mode_name(options_mode(&options)), options.link);
         }
