@@ -36,9 +36,9 @@ pub const MARKER_PREFIXES: [&str; 2] = [
 const MAX_WALK: usize = 256;
 
 /// The symbolic ID of a SYCL spec constant: opaque bytes (usually ASCII), used verbatim as the
-/// property name.
+/// property name. Shared, not copied, by the calls, the spec map and its lookup table.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct SymbolicId(pub Vec<u8>);
+pub struct SymbolicId(pub std::sync::Arc<[u8]>);
 
 impl std::fmt::Display for SymbolicId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -383,7 +383,7 @@ impl Walker<'_> {
         let (init, iw) = self.initializer(var)?;
         let op = iw[0] & 0xffff;
         if op == Op::ConstantNull as u32 {
-            return Ok(SymbolicId(Vec::new()));
+            return Ok(SymbolicId(Vec::new().into()));
         }
         if op != Op::ConstantComposite as u32 {
             return Err(format!("is initialised by %{init} ({}), not a string constant", inst::op_name(op)));
@@ -401,7 +401,7 @@ impl Walker<'_> {
                 x => return Err(format!("has a non-constant character %{c} ({})", inst::op_name(x))),
             };
             if byte == 0 {
-                return Ok(SymbolicId(bytes));
+                return Ok(SymbolicId(bytes.into()));
             }
             bytes.push(byte);
         }

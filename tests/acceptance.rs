@@ -117,14 +117,14 @@ fn sycl_2020_case_emulation_layout() {
     let out = process(&[Input::from_bytes("E", bytes)], &opts).unwrap();
     let map = &out.spec_map;
     for (sym, want) in e["descriptors"].as_object().unwrap() {
-        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().to_vec())]];
+        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().into())]];
         let got: Vec<Vec<u64>> =
             c.descriptors.iter().map(|d| vec![d.spec_id as u64, d.offset as u64, d.size as u64]).collect();
         let want: Vec<Vec<u64>> = serde_json::from_value(want.clone()).unwrap();
         assert_eq!(got, want, "{sym}");
     }
     for (sym, off) in e["buffer_offsets"].as_object().unwrap() {
-        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().to_vec())]];
+        let c = &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().into())]];
         assert_eq!(c.blob_offset, off.as_u64().unwrap(), "{sym}");
     }
     let prefix = e["default_values_hex_prefix"].as_str().unwrap();

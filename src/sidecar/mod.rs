@@ -49,7 +49,7 @@ pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<Property
                 .flat_map(|d| [d.spec_id, d.offset, d.size])
                 .flat_map(u32::to_le_bytes)
                 .collect();
-            (c.symbolic_id.0.clone(), PropertyValue::ByteArray(payload))
+            (c.symbolic_id.0.to_vec(), PropertyValue::ByteArray(payload))
         })
         .collect();
     let mut sets = vec![
