@@ -107,8 +107,11 @@ pub struct Module {
     pub big_endian: bool,
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
-    /// Replacement words (zero, one or several complete instructions) of replaced instructions.
-    replaced: IdMap<usize, Vec<u32>>,
+    /// Replacement words (zero, one or several complete instructions) of replaced instructions,
+    /// as `(start, len)` in `replacement_words` (one arena: no allocation per instruction; a
+    /// replaced-again instruction leaves its old words unused there).
+    replaced: IdMap<usize, (usize, usize)>,
+    replacement_words: Vec<u32>,
     /// Instructions removed or replaced (one bit each; reads of unedited ones need no lookup).
     edited: Bits,
     /// Instructions removed.
@@ -231,6 +234,7 @@ impl Module {
             big_endian,
             bound,
             replaced: IdMap::default(),
+            replacement_words: Vec::new(),
             edited,
             removed,
             appended_names: Vec::new(),
@@ -302,7 +306,10 @@ impl Module {
         if self.removed.get(i) {
             return None;
         }
-        Some(self.replaced.get(&i).map_or_else(|| self.original(i), |w| w.as_slice()))
+        Some(match self.replaced.get(&i) {
+            Some(&(start, len)) => &self.replacement_words[start..start + len],
+            None => self.original(i),
+        })
     }
 
     pub fn is_removed(&self, i: usize) -> bool {
@@ -326,7 +333,9 @@ impl Module {
     pub fn replace(&mut self, i: usize, words: Vec<u32>) {
         self.edited.set(i, true);
         self.removed.set(i, false);
-        self.replaced.insert(i, words);
+        let start = self.replacement_words.len();
+        self.replacement_words.extend_from_slice(&words);
+        self.replaced.insert(i, (start, words.len()));
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.
@@ -418,7 +427,8 @@ impl Module {
                     self.write_words(out, &self.appended_globals)?;
                 }
                 if stop < self.insts.len() && self.edited.get(stop) {
-                    if let Some(w) = self.replaced.get(&stop) {
+                    if let Some(&(start, len)) = self.replaced.get(&stop) {
+                        let w = &self.replacement_words[start..start + len];
                         if !self.removed.get(stop) {
                             self.write_words(out, w)?;
                         }
