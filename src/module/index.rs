@@ -193,12 +193,7 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, E
     let mut defs = Defs::with_bound(module.bound(), module.word_count());
     let mut annotations: Vec<u32> = Vec::new();
     for i in 0..module.len() {
-        let w = if module.is_edited(i) {
-            let Some(w) = module.inst(i) else { continue };
-            w
-        } else {
-            module.original(i)
-        };
+        let Some(w) = module.inst(i) else { continue };
         let op = w[0] & 0xffff;
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
@@ -233,12 +228,7 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
     // (target, instruction) of each OpName; only functions' and types' names are kept.
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
     for i in 0..module.len() {
-        let w = if module.is_edited(i) {
-            let Some(w) = module.inst(i) else { continue };
-            w
-        } else {
-            module.original(i)
-        };
+        let Some(w) = module.inst(i) else { continue };
         let op = w[0] & 0xffff;
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {

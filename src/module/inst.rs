@@ -197,45 +197,33 @@ fn all_operands_are_ids(op: u32) -> bool {
     table.get(op as usize).copied().unwrap_or(false)
 }
 
-/// Id positions of the common instructions whose layout is fixed, without decoding.
-fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
-    let op = words[0] & 0xffff;
-    // Memory operands with MakePointerAvailable/Visible carry scope ids: decode those.
-    let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
-    Some(match Op::from_u32(op)? {
-        Op::Load if words.len() >= 4 && plain_memory(4) => vec![1, 3],
-        Op::Store if words.len() >= 3 && plain_memory(3) => vec![1, 2],
-        Op::Variable if words.len() >= 4 => {
-            let mut v = vec![1];
-            if words.len() > 4 {
-                v.push(4);
-            }
-            v
-        }
-        Op::Function if words.len() == 5 => vec![1, 4],
-        Op::CompositeExtract if words.len() >= 4 => vec![1, 3],
-        Op::CompositeInsert | Op::VectorShuffle if words.len() >= 5 => vec![1, 3, 4],
-        _ => {
-            if !all_operands_are_ids(op) {
-                return None;
-            }
-            let (has_type, has_result) = result_info(op)?;
-            let first = 1 + has_type as usize + has_result as usize;
-            let mut v = Vec::with_capacity(words.len());
-            if has_type {
-                v.push(1);
-            }
-            v.extend(first..words.len());
-            v
-        }
-    })
-}
-
 /// Calls `f` with the word position of every id this instruction uses, without allocating for
 /// the common fixed-layout instructions. Returns false (having called nothing) when the
 /// instruction cannot be decoded exactly.
 #[inline]
 pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
+    if fixed_use_positions(words, &mut f) {
+        return true;
+    }
+    match id_use_positions(words) {
+        Some(p) => {
+            p.into_iter().for_each(f);
+            true
+        }
+        None => false,
+    }
+}
+
+/// Id positions of the common instructions whose layout is fixed, without decoding.
+fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
+    let mut v = Vec::with_capacity(words.len());
+    fixed_use_positions(words, &mut |p| v.push(p)).then_some(v)
+}
+
+/// The fixed layouts: calls `f` with each id position and returns true, or returns false having
+/// called nothing (the instruction needs decoding).
+#[inline]
+fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
     let op = words[0] & 0xffff;
     let n = words.len();
     let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
@@ -351,13 +339,7 @@ pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
             return true;
         }
     }
-    match id_use_positions(words) {
-        Some(p) => {
-            p.into_iter().for_each(f);
-            true
-        }
-        None => false,
-    }
+    false
 }
 
 /// Word positions (indices into `words`) of every id this instruction *uses*: its result type
