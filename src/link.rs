@@ -264,6 +264,11 @@ fn section_of(op: u32, in_functions: bool) -> Section {
     }
 }
 
+/// Whether `w` is `OpDecorate <target> <d> <operand>…` (at least one operand).
+fn is_decoration(w: &[u32], d: Decoration) -> bool {
+    w[0] & 0xffff == Op::Decorate as u32 && w.len() > 3 && w[2] == d as u32
+}
+
 fn is_dedupable_global(op: u32) -> bool {
     (Op::TypeVoid as u32..=Op::TypePipe as u32).contains(&op) && op != Op::TypeForwardPointer as u32
         || [Op::Constant, Op::ConstantTrue, Op::ConstantFalse, Op::ConstantNull, Op::ConstantComposite]
@@ -480,10 +485,7 @@ fn finish(
     let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
     for n in 0..insts.len() {
         let w = insts.words(n);
-        if sections[n] == Section::Annotation
-            && w[0] & 0xffff == Op::Decorate as u32
-            && w.len() > 3
-            && w[2] == Decoration::LinkageAttributes as u32
+        if sections[n] == Section::Annotation && is_decoration(w, Decoration::LinkageAttributes)
         {
             if let Some((name, len)) = inst::read_string(&w[3..]) {
                 let kind = w.get(3 + len).copied().unwrap_or(0);
@@ -631,10 +633,7 @@ fn finish(
     let mut spec_users: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new(); // SpecId → (input, inst)
     for n in 0..insts.len() {
         let w = insts.words(n);
-        if sections[n] == Section::Annotation
-            && w[0] & 0xffff == Op::Decorate as u32
-            && w.len() > 3
-            && w[2] == Decoration::SpecId as u32
+        if sections[n] == Section::Annotation && is_decoration(w, Decoration::SpecId)
             && !drop.contains(&n)
         {
             spec_users.entry(w[3]).or_default().push((insts.input(n), n));
