@@ -123,23 +123,43 @@ enum InputData {
 impl Input {
     /// An input from its bytes (parsed, and any error reported, by [`process`]).
     pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Input {
-        Input { name: name.into(), data: InputData::Bytes(bytes) }
+        Input {
+            name: name.into(),
+            data: InputData::Bytes(bytes),
+        }
     }
 
     /// Reads a module from `reader` straight into words; `size_hint` (e.g. the file's length)
     /// avoids regrowing. Errors: the read's (as [`Error::Io`]) and the module's (as [`Error::InFile`]).
-    pub fn read(name: impl Into<String>, reader: &mut impl std::io::Read, size_hint: Option<u64>) -> Result<Input> {
+    pub fn read(
+        name: impl Into<String>,
+        reader: &mut impl std::io::Read,
+        size_hint: Option<u64>,
+    ) -> Result<Input> {
         let name = name.into();
         let module = Module::read_from(reader, size_hint)
-            .map_err(|e| Error::Io { path: name.clone(), source: e })?
-            .map_err(|e| Error::InFile { file: name.clone(), source: Box::new(e) })?;
-        Ok(Input { name, data: InputData::Module(Box::new(module)) })
+            .map_err(|e| Error::Io {
+                path: name.clone(),
+                source: e,
+            })?
+            .map_err(|e| Error::InFile {
+                file: name.clone(),
+                source: Box::new(e),
+            })?;
+        Ok(Input {
+            name,
+            data: InputData::Module(Box::new(module)),
+        })
     }
 
     /// Like [`Input::read`], but a module whose prefix names no marker is not read further:
     /// if [`process`] passes it through, its rest is copied from the reader to the output by
     /// [`ModuleOutput::write_to`] without being held in memory (see [`module::stream`]).
-    pub fn read_lazily(name: impl Into<String>, reader: Box<dyn std::io::Read + Send>, size_hint: Option<u64>) -> Result<Input> {
+    pub fn read_lazily(
+        name: impl Into<String>,
+        reader: Box<dyn std::io::Read + Send>,
+        size_hint: Option<u64>,
+    ) -> Result<Input> {
         Self::lazily(name.into(), reader, size_hint, None)
     }
 
@@ -148,29 +168,44 @@ impl Input {
     /// [`Input::read_lazily`] does (a module without markers is then never mapped or loaded).
     pub fn open(path: &std::path::Path, lazily: bool) -> Result<Input> {
         let name = path.display().to_string();
-        let io = |e| Error::Io { path: name.clone(), source: e };
+        let io = |e| Error::Io {
+            path: name.clone(),
+            source: e,
+        };
         let file = std::fs::File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
         if lazily {
             let reader = file.try_clone().map_err(io)?;
             return Self::lazily(name.clone(), Box::new(reader), Some(size), Some(&file));
         }
-        Self::load_file(&name, path).map(|module| Input { name, data: InputData::Module(Box::new(module)) })
+        Self::load_file(&name, path).map(|module| Input {
+            name,
+            data: InputData::Module(Box::new(module)),
+        })
     }
 
     /// An input file to be opened only when [`process`] takes it (for linking many files: they
     /// are then never all in memory at once). Errors are reported then, naming the file.
     pub fn deferred(path: &std::path::Path) -> Input {
-        Input { name: path.display().to_string(), data: InputData::Deferred(path.to_path_buf()) }
+        Input {
+            name: path.display().to_string(),
+            data: InputData::Deferred(path.to_path_buf()),
+        }
     }
 
     /// Maps or reads a module file.
     fn load_file(name: &str, path: &std::path::Path) -> Result<Module> {
-        let io = |e| Error::Io { path: name.to_string(), source: e };
+        let io = |e| Error::Io {
+            path: name.to_string(),
+            source: e,
+        };
         let mut file = std::fs::File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
         if let Some(module) = Module::map_file(&file) {
-            return module.map_err(|e| Error::InFile { file: name.to_string(), source: Box::new(e) });
+            return module.map_err(|e| Error::InFile {
+                file: name.to_string(),
+                source: Box::new(e),
+            });
         }
         match Input::read(name.to_string(), &mut file, Some(size))?.data {
             InputData::Module(m) => Ok(*m),
@@ -184,19 +219,37 @@ impl Input {
         size_hint: Option<u64>,
         file: Option<&std::fs::File>,
     ) -> Result<Input> {
-        let in_file = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
-        let lazy = module::stream::read_lazily(reader, size_hint, markers::ends_names_and_annotations, markers::names_marker)
-            .map_err(|e| Error::Io { path: name.clone(), source: e })?
-            .map_err(in_file)?;
+        let in_file = |e: Error| Error::InFile {
+            file: name.clone(),
+            source: Box::new(e),
+        };
+        let (ends, matches) = (markers::ends_names_and_annotations, markers::names_marker);
+        let lazy = match file.and_then(|f| module::stream::map_lazily(f, ends, matches)) {
+            Some(lazy) => lazy.map_err(in_file)?,
+            None => module::stream::read_lazily(reader, size_hint, ends, matches)
+                .map_err(|e| Error::Io {
+                    path: name.clone(),
+                    source: e,
+                })?
+                .map_err(in_file)?,
+        };
         let data = match lazy {
             module::stream::Lazy::Whole(m) => InputData::Module(Box::new(m)),
-            module::stream::Lazy::Prefix(p) => InputData::Lazy(Box::new(p)),
+            module::stream::Lazy::Prefix(mut p) => {
+                if let Some(source) = file.and_then(|f| f.try_clone().ok()) {
+                    p.set_source(source);
+                }
+                InputData::Lazy(Box::new(p))
+            }
             module::stream::Lazy::Matched(p) => {
                 let module = match file.and_then(Module::map_file) {
                     Some(m) => m.map_err(in_file)?,
                     None => p
                         .into_module()
-                        .map_err(|e| Error::Io { path: name.clone(), source: e })?
+                        .map_err(|e| Error::Io {
+                            path: name.clone(),
+                            source: e,
+                        })?
                         .map_err(in_file)?,
                 };
                 InputData::Module(Box::new(module))
@@ -211,14 +264,22 @@ impl Input {
             InputData::Bytes(b) => Ok(std::borrow::Cow::Borrowed(b)),
             InputData::Module(m) => Ok(std::borrow::Cow::Owned(m.original_bytes())),
             InputData::Lazy(_) => Err(self.lazy_error()),
-            InputData::Deferred(p) => std::fs::read(p)
-                .map(std::borrow::Cow::Owned)
-                .map_err(|e| Error::Io { path: self.name.clone(), source: e }),
+            InputData::Deferred(p) => {
+                std::fs::read(p)
+                    .map(std::borrow::Cow::Owned)
+                    .map_err(|e| Error::Io {
+                        path: self.name.clone(),
+                        source: e,
+                    })
+            }
         }
     }
 
     fn lazy_error(&self) -> Error {
-        Error::Unsupported(format!("{}: an input read lazily can be processed only once, by process_owned", self.name))
+        Error::Unsupported(format!(
+            "{}: an input read lazily can be processed only once, by process_owned",
+            self.name
+        ))
     }
 
     /// A copy (an input read lazily cannot be copied).
@@ -229,19 +290,28 @@ impl Input {
             InputData::Deferred(p) => InputData::Deferred(p.clone()),
             InputData::Lazy(_) => return Err(self.lazy_error()),
         };
-        Ok(Input { name: self.name.clone(), data })
+        Ok(Input {
+            name: self.name.clone(),
+            data,
+        })
     }
 
     /// Makes the input a module (parsing bytes, reading the rest of a lazy input).
     fn load(&mut self) -> Result<&Module> {
-        let in_file = |name: &str, e: Error| Error::InFile { file: name.to_string(), source: Box::new(e) };
+        let in_file = |name: &str, e: Error| Error::InFile {
+            file: name.to_string(),
+            source: Box::new(e),
+        };
         let data = std::mem::replace(&mut self.data, InputData::Bytes(Vec::new()));
         let module = match data {
             InputData::Bytes(b) => Module::from_bytes(&b).map_err(|e| in_file(&self.name, e))?,
             InputData::Module(m) => *m,
             InputData::Lazy(p) => p
                 .into_module()
-                .map_err(|e| Error::Io { path: self.name.clone(), source: e })?
+                .map_err(|e| Error::Io {
+                    path: self.name.clone(),
+                    source: e,
+                })?
                 .map_err(|e| in_file(&self.name, e))?,
             InputData::Deferred(p) => Self::load_file(&self.name, &p)?,
         };
@@ -259,6 +329,18 @@ impl Input {
             InputData::Module(m) => Ok(*m),
             _ => Err(Error::PostCondition("input not loaded".into())),
         }
+    }
+}
+
+/// Names the input in an error from copying a module streamed from it.
+fn streamed_error(name: String, e: Error) -> Error {
+    match e {
+        Error::Write(e) => Error::Write(e),
+        Error::Io { source, .. } => Error::Io { path: name, source },
+        e => Error::InFile {
+            file: name,
+            source: Box::new(e),
+        },
     }
 }
 
@@ -288,15 +370,42 @@ impl ModuleOutput {
             OutputRepr::Unchanged(m) => m.write_original(out).map_err(Error::Write),
             OutputRepr::Streamed(cell) => {
                 let Some((name, mut prefix)) = cell.borrow_mut().take() else {
-                    return Err(Error::Unsupported("a streamed output can be written only once".into()));
+                    return Err(Error::Unsupported(
+                        "a streamed output can be written only once".into(),
+                    ));
                 };
-                prefix.copy_to(out).map_err(|e| match e {
-                    Error::Write(e) => Error::Write(e),
-                    Error::Io { source, .. } => Error::Io { path: name, source },
-                    e => Error::InFile { file: name, source: Box::new(e) },
-                })
+                prefix
+                    .copy_to(out)
+                    .map(|_| ())
+                    .map_err(|e| streamed_error(name, e))
             }
         }
+    }
+
+    /// Like [`ModuleOutput::write_to`], to a new empty file (through its buffer): a module passed
+    /// through from an input file is copied by the kernel while its boundaries are checked on a
+    /// second thread (see [`module::stream::Prefix::copy_file_to`]). On an error, what was
+    /// written is to be discarded.
+    pub fn write_to_file(&self, out: &mut std::io::BufWriter<std::fs::File>) -> Result<()> {
+        if let OutputRepr::Streamed(cell) = &self.0 {
+            let mut slot = cell.borrow_mut();
+            if let Some((name, prefix)) = slot.as_mut() {
+                std::io::Write::flush(out).map_err(Error::Write)?;
+                match prefix.copy_file_to(out.get_ref()) {
+                    Ok(true) => {
+                        *slot = None;
+                        return Ok(());
+                    }
+                    Ok(false) => {}
+                    Err(e) => {
+                        let name = name.clone();
+                        *slot = None;
+                        return Err(streamed_error(name, e));
+                    }
+                }
+            }
+        }
+        self.write_to(out)
     }
 
     /// The module's bytes.
@@ -341,7 +450,10 @@ pub struct Output {
 
 /// Runs every step on the inputs (see the crate docs).
 pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
-    process_owned(inputs.iter().map(Input::try_clone).collect::<Result<_>>()?, options)
+    process_owned(
+        inputs.iter().map(Input::try_clone).collect::<Result<_>>()?,
+        options,
+    )
 }
 
 /// [`process`] taking ownership of the inputs, so that a single input's bytes are freed as soon as
@@ -375,8 +487,9 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         if pass_through_mode && !validating {
             match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
                 InputData::Lazy(prefix) => {
-                    let output =
-                        ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some((one.name.clone(), prefix)))));
+                    let output = ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some(
+                        (one.name.clone(), prefix),
+                    ))));
                     return pass_through(output, &inputs, false, options, numbering, timings);
                 }
                 other => one.data = other,
@@ -386,7 +499,10 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     // load, and link when there are several inputs
     let (module, link_report, name) = load_and_link(&mut inputs, &options.link, validating)?;
     lap("load", &mut timings);
-    let wrap = |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) };
+    let wrap = |e: Error| Error::InFile {
+        file: name.clone(),
+        source: Box::new(e),
+    };
     if link_report.is_none() && pass_through_mode && !markers::may_have_markers(&module) {
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
@@ -401,7 +517,10 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     // assign
     let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
     lap("assign", &mut timings);
-    let mut notes: Vec<String> = link_report.iter().flat_map(|r| r.notes.iter().cloned()).collect();
+    let mut notes: Vec<String> = link_report
+        .iter()
+        .flat_map(|r| r.notes.iter().cloned())
+        .collect();
     let mut warnings = Vec::new();
     if !index.spec_ids.is_empty() && !map.constants.is_empty() {
         notes.push(format!(
@@ -421,13 +540,27 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
                 } else {
                     lower::native::ConstKind::Default
                 };
-                lower::native::lower_native(&mut module, &markers, &map, &mut ids, &mut intern, kind)
-                    .map_err(wrap)?
+                lower::native::lower_native(
+                    &mut module,
+                    &markers,
+                    &map,
+                    &mut ids,
+                    &mut intern,
+                    kind,
+                )
+                .map_err(wrap)?
             }
             SpecConstMode::Emulation => {
                 kernels = Some(
-                    lower::emulation::lower_emulation(&mut module, &index, &markers, &map, &mut ids, &mut intern)
-                        .map_err(wrap)?,
+                    lower::emulation::lower_emulation(
+                        &mut module,
+                        &index,
+                        &markers,
+                        &map,
+                        &mut ids,
+                        &mut intern,
+                    )
+                    .map_err(wrap)?,
                 );
                 lower::Replacements::default()
             }
@@ -444,17 +577,27 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let (prop, json) = if options.sidecars {
         let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
         let prop = sidecar::prop::write(&sets);
-        let json = sidecar::json::write(&map, options.mode.as_str(), &sets, kernels.as_deref(), link_report.as_ref());
+        let json = sidecar::json::write(
+            &map,
+            options.mode.as_str(),
+            &sets,
+            kernels.as_deref(),
+            link_report.as_ref(),
+        );
         (prop, json)
     } else {
         (Vec::new(), Vec::new())
     };
     lap("sidecars", &mut timings);
     // validate
-    let kernel = index.capabilities.iter().any(|&(c, _)| c == spirv::Capability::Kernel as u32);
+    let kernel = index
+        .capabilities
+        .iter()
+        .any(|&(c, _)| c == spirv::Capability::Kernel as u32);
     let sections = (index.names_end, index.annotation_end, index.globals_end);
     let output = ModuleOutput(OutputRepr::Edited(Box::new(module), sections));
-    let validated_with = validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
+    let validated_with =
+        validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
     lap("validate", &mut timings);
     Ok(Output {
         module: output,
@@ -481,10 +624,16 @@ fn pass_through(
     mut timings: Vec<(&'static str, std::time::Duration)>,
 ) -> Result<Output> {
     let clock = std::time::Instant::now();
-    let map = specmap::SpecMap { numbering: Some(numbering), ..Default::default() };
+    let map = specmap::SpecMap {
+        numbering: Some(numbering),
+        ..Default::default()
+    };
     let (prop, json) = if options.sidecars {
         let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
-        (sidecar::prop::write(&sets), sidecar::json::write(&map, options.mode.as_str(), &sets, None, None))
+        (
+            sidecar::prop::write(&sets),
+            sidecar::json::write(&map, options.mode.as_str(), &sets, None, None),
+        )
     } else {
         (Vec::new(), Vec::new())
     };
@@ -492,7 +641,8 @@ fn pass_through(
     let clock = std::time::Instant::now();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
-    let validated_with = validate_output(&output, inputs, kernel, options, &mut notes, &mut warnings)?;
+    let validated_with =
+        validate_output(&output, inputs, kernel, options, &mut notes, &mut warnings)?;
     timings.push(("validate", clock.elapsed()));
     Ok(Output {
         module: output,
@@ -522,7 +672,10 @@ fn load_and_link(
     }
     let in_file = |name: &str| {
         let name = name.to_string();
-        move |e: Error| Error::InFile { file: name.clone(), source: Box::new(e) }
+        move |e: Error| Error::InFile {
+            file: name.clone(),
+            source: Box::new(e),
+        }
     };
     // Each input is dropped once its instructions are in the linker, unless the output is to be
     // validated (the policy compares with the inputs).
@@ -531,7 +684,11 @@ fn load_and_link(
     for input in inputs.iter_mut() {
         let module = input.take_module()?;
         let index = Index::build(&module).map_err(in_file(&input.name))?;
-        linker.add(&link::LinkInput { name: &input.name, module: &module, index: &index })?;
+        linker.add(&link::LinkInput {
+            name: &input.name,
+            module: &module,
+            index: &index,
+        })?;
         big_endian.get_or_insert(module.big_endian);
         if keep_inputs {
             input.data = InputData::Module(Box::new(module));
@@ -570,7 +727,9 @@ fn validate_output(
     let module = match &output.0 {
         OutputRepr::Edited(m, _) | OutputRepr::Unchanged(m) => m,
         OutputRepr::Streamed(_) => {
-            return Err(Error::PostCondition("an output streamed from its input cannot be validated".into()))
+            return Err(Error::PostCondition(
+                "an output streamed from its input cannot be validated".into(),
+            ))
         }
     };
     let env = options
@@ -584,7 +743,9 @@ fn validate_output(
         inputs.iter().map(|i| i.bytes()).collect::<Result<_>>()?
     };
     let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
-    if let validate::Verdict::InheritedFromInput(e) = validate::check(&output.to_bytes()?, &originals, &env)? {
+    if let validate::Verdict::InheritedFromInput(e) =
+        validate::check(&output.to_bytes()?, &originals, &env)?
+    {
         warnings.push(format!(
             "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
         ));

@@ -67,7 +67,12 @@ struct Cli {
     output: String,
 
     /// How to lower spec constants
-    #[arg(long = "spec-const", value_enum, default_value = "native", value_name = "MODE")]
+    #[arg(
+        long = "spec-const",
+        value_enum,
+        default_value = "native",
+        value_name = "MODE"
+    )]
     spec_const: Mode,
 
     /// Layout of the emulation buffer (emulation and default-values modes)
@@ -144,22 +149,30 @@ fn expand_inputs(args: &[String]) -> Result<Vec<String>, Error> {
             out.push(a.clone());
             continue;
         }
-        let paths = glob::glob(a).map_err(|e| Error::Unsupported(format!("invalid input pattern '{a}': {e}")))?;
+        let paths = glob::glob(a)
+            .map_err(|e| Error::Unsupported(format!("invalid input pattern '{a}': {e}")))?;
         let mut matched: Vec<String> = Vec::new();
         for p in paths {
-            let p = p.map_err(|e| Error::Io { path: e.path().display().to_string(), source: std::io::Error::other(e.to_string()) })?;
+            let p = p.map_err(|e| Error::Io {
+                path: e.path().display().to_string(),
+                source: std::io::Error::other(e.to_string()),
+            })?;
             if p.is_file() {
                 matched.push(p.display().to_string());
             }
         }
         if matched.is_empty() {
-            return Err(Error::Unsupported(format!("input pattern '{a}' matches no file")));
+            return Err(Error::Unsupported(format!(
+                "input pattern '{a}' matches no file"
+            )));
         }
         matched.sort();
         out.extend(matched);
     }
     if out.iter().filter(|a| *a == "-").count() > 1 {
-        return Err(Error::Unsupported("standard input ('-') can be read only once".into()));
+        return Err(Error::Unsupported(
+            "standard input ('-') can be read only once".into(),
+        ));
     }
     Ok(out)
 }
@@ -184,23 +197,39 @@ fn stage(
     dest: &Path,
     write: impl FnOnce(&mut std::io::BufWriter<std::fs::File>) -> Result<(), Error>,
 ) -> Result<Option<Staged>, Error> {
-    let io = |e| Error::Io { path: dest.display().to_string(), source: e };
+    let io = |e| Error::Io {
+        path: dest.display().to_string(),
+        source: e,
+    };
     let write_error = |e| match e {
         Error::Write(e) => io(e),
         e => e,
     };
     if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
-        let file = std::fs::OpenOptions::new().write(true).open(dest).map_err(io)?;
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .open(dest)
+            .map_err(io)?;
         let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
         write(&mut out).map_err(write_error)?;
         out.into_inner().map_err(|e| io(e.into_error()))?;
         return Ok(None);
     }
-    let dir = dest.parent().filter(|p| !p.as_os_str().is_empty()).unwrap_or(Path::new("."));
-    let file = dest.file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+    let dir = dest
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let file = dest
+        .file_name()
+        .map(|f| f.to_string_lossy().into_owned())
+        .unwrap_or_default();
     let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
-    let staged = Staged { tmp, dest: dest.to_path_buf() };
-    let mut out = std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
+    let staged = Staged {
+        tmp,
+        dest: dest.to_path_buf(),
+    };
+    let mut out =
+        std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
     write(&mut out).map_err(write_error)?;
     out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(Some(staged))
@@ -238,7 +267,10 @@ fn run(cli: &Cli) -> Result<(), Error> {
     // Nor for an output that is not a regular file (written in place, see `stage`).
     let special_output = std::fs::metadata(&cli.output).is_ok_and(|m| !m.is_file() && !m.is_dir());
     let lazily = names.len() == 1 && cli.output != "-" && !special_output;
-    let inputs = names.iter().map(|n| read_input(n, lazily)).collect::<Result<Vec<_>, _>>()?;
+    let inputs = names
+        .iter()
+        .map(|n| read_input(n, lazily))
+        .collect::<Result<Vec<_>, _>>()?;
     let read_time = clock.elapsed();
     let mut out = process_owned(inputs, &options)?;
     out.timings.insert(0, ("read", read_time));
@@ -247,7 +279,9 @@ fn run(cli: &Cli) -> Result<(), Error> {
     // Stage every file first; rename only when all are written.
     let mut staged = Vec::new();
     if cli.output != "-" {
-        staged.extend(stage(Path::new(&cli.output), |w| out.module.write_to(w))?);
+        staged.extend(stage(Path::new(&cli.output), |w| {
+            out.module.write_to_file(w)
+        })?);
     }
     if let Some(p) = &cli.prop {
         staged.extend(stage(p, |w| w.write_all(&out.prop).map_err(Error::Write))?);
@@ -257,7 +291,10 @@ fn run(cli: &Cli) -> Result<(), Error> {
     }
     if cli.output == "-" {
         let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-        let stdout_error = |e| Error::Io { path: "<stdout>".into(), source: e };
+        let stdout_error = |e| Error::Io {
+            path: "<stdout>".into(),
+            source: e,
+        };
         out.module.write_to(&mut stdout).map_err(|e| match e {
             Error::Write(e) => stdout_error(e),
             e => e,
@@ -265,7 +302,10 @@ fn run(cli: &Cli) -> Result<(), Error> {
         stdout.flush().map_err(stdout_error)?;
     }
     for s in &staged {
-        std::fs::rename(&s.tmp, &s.dest).map_err(|e| Error::Io { path: s.dest.display().to_string(), source: e })?;
+        std::fs::rename(&s.tmp, &s.dest).map_err(|e| Error::Io {
+            path: s.dest.display().to_string(),
+            source: e,
+        })?;
     }
     // Renamed: nothing left for Drop to remove (a failed remove is harmless).
     drop(staged);
@@ -276,13 +316,23 @@ fn run(cli: &Cli) -> Result<(), Error> {
             "spec-link: {} marker call(s), {} spec constant(s), {} SpecId(s)",
             out.calls,
             out.spec_map.constants.len(),
-            out.spec_map.constants.iter().map(|c| c.spec_ids.len()).sum::<usize>()
+            out.spec_map
+                .constants
+                .iter()
+                .map(|c| c.spec_ids.len())
+                .sum::<usize>()
         );
         for c in &out.spec_map.constants {
-            eprintln!("  \"{}\": {} ({} bytes), SpecIds {:?}", c.symbolic_id, c.type_name, c.size, c.spec_ids);
+            eprintln!(
+                "  \"{}\": {} ({} bytes), SpecIds {:?}",
+                c.symbolic_id, c.type_name, c.size, c.spec_ids
+            );
         }
-        let steps: Vec<String> =
-            out.timings.iter().map(|(n, d)| format!("{n} {:.3}s", d.as_secs_f64())).collect();
+        let steps: Vec<String> = out
+            .timings
+            .iter()
+            .map(|(n, d)| format!("{n} {:.3}s", d.as_secs_f64()))
+            .collect();
         eprintln!("spec-link: time: {}", steps.join(", "));
         if let Some(env) = &out.validated_with {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");

@@ -20,11 +20,11 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind};
+use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Op, StorageClass};
 use std::cell::RefCell;
-use crate::module::idhash::{IdMap, IdSet};
 
 /// Mangled-name prefixes of the marker functions (any template argument, any parameter mangling).
 pub const MARKER_PREFIXES: [&str; 2] = [
@@ -98,7 +98,9 @@ fn marker_name(index: &Index, id: u32) -> Option<&[u8]> {
 }
 
 pub fn is_marker_name(name: &[u8]) -> bool {
-    MARKER_PREFIXES.iter().any(|p| name.starts_with(p.as_bytes()))
+    MARKER_PREFIXES
+        .iter()
+        .any(|p| name.starts_with(p.as_bytes()))
 }
 
 /// Whether any `OpName` or `LinkageAttributes` decoration names a marker. Both belong to sections
@@ -123,17 +125,27 @@ pub fn names_marker(w: &[u32]) -> bool {
     let op = w[0] & 0xffff;
     let name = if op == Op::Name as u32 && w.len() > 2 {
         &w[2..]
-    } else if op == Op::Decorate as u32 && w.len() > 3 && w[2] == spirv::Decoration::LinkageAttributes as u32 {
+    } else if op == Op::Decorate as u32
+        && w.len() > 3
+        && w[2] == spirv::Decoration::LinkageAttributes as u32
+    {
         &w[3..]
     } else {
         return false;
     };
+    // Both prefixes start "_Z37" or "_Z40": one word rejects almost every name.
+    const STARTS: [u32; 2] = [u32::from_le_bytes(*b"_Z37"), u32::from_le_bytes(*b"_Z40")];
+    if !STARTS.contains(&name[0]) {
+        return false;
+    }
     // The first 44 bytes of the string hold either prefix (40 and 43 bytes) if it is there.
     let mut buf = [0u8; 44];
     for (k, word) in name.iter().take(11).enumerate() {
         buf[k * 4..k * 4 + 4].copy_from_slice(&word.to_le_bytes());
     }
-    MARKER_PREFIXES.iter().any(|p| buf.starts_with(p.as_bytes()))
+    MARKER_PREFIXES
+        .iter()
+        .any(|p| buf.starts_with(p.as_bytes()))
 }
 
 /// Finds every marker call of the module (see the module docs).
@@ -150,11 +162,25 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         return Ok(out);
     }
     let layout = Layout::new(module, index);
-    let walker = Walker { module, index, layout: &layout, stores: RefCell::new(IdMap::default()) };
+    let walker = Walker {
+        module,
+        index,
+        layout: &layout,
+        stores: RefCell::new(IdMap::default()),
+    };
     let mut errors = Vec::new();
     // The index recorded every call, in order.
-    for call in index.calls.iter().filter(|c| marker_set.contains(&c.callee)) {
-        let (i, Some(f)) = (call.inst as usize, index.functions.get(call.function as usize)) else { continue };
+    for call in index
+        .calls
+        .iter()
+        .filter(|c| marker_set.contains(&c.callee))
+    {
+        let (i, Some(f)) = (
+            call.inst as usize,
+            index.functions.get(call.function as usize),
+        ) else {
+            continue;
+        };
         let Some(w) = module.inst(i) else { continue };
         match walker.call(i, f.id, w) {
             Ok(c) => out.calls.push(c),
@@ -194,7 +220,8 @@ impl Walker<'_> {
             .and_then(|&k| self.index.functions.get(k))
             .ok_or_else(|| format!("{at}: callee is not a function"))?;
         let args = &w[4..];
-        let ret_void = matches!(self.layout.kind(w[1]), Ok(TypeKind::Other(op)) if op == Op::TypeVoid as u32);
+        let ret_void =
+            matches!(self.layout.kind(w[1]), Ok(TypeKind::Other(op)) if op == Op::TypeVoid as u32);
         let (sret, rest) = if ret_void {
             if args.len() != 4 {
                 return Err(format!(
@@ -271,7 +298,9 @@ impl Walker<'_> {
     /// Whether `id` is an integer constant zero (`OpConstant 0` or `OpConstantNull`).
     fn is_zero(&self, id: u32) -> bool {
         match self.def(id) {
-            Some((_, w)) if w[0] & 0xffff == Op::Constant as u32 => w.len() > 3 && w[3..].iter().all(|&x| x == 0),
+            Some((_, w)) if w[0] & 0xffff == Op::Constant as u32 => {
+                w.len() > 3 && w[3..].iter().all(|&x| x == 0)
+            }
             Some((_, w)) => w[0] & 0xffff == Op::ConstantNull as u32,
             None => false,
         }
@@ -282,8 +311,13 @@ impl Walker<'_> {
     fn passthrough(&self, op: u32, ops: &[u32]) -> Option<u32> {
         let first = *ops.first()?;
         match Op::from_u32(op)? {
-            Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::CopyObject => Some(first),
-            Op::AccessChain | Op::InBoundsAccessChain | Op::PtrAccessChain | Op::InBoundsPtrAccessChain => {
+            Op::Bitcast | Op::PtrCastToGeneric | Op::GenericCastToPtr | Op::CopyObject => {
+                Some(first)
+            }
+            Op::AccessChain
+            | Op::InBoundsAccessChain
+            | Op::PtrAccessChain
+            | Op::InBoundsPtrAccessChain => {
                 ops[1..].iter().all(|&x| self.is_zero(x)).then_some(first)
             }
             _ => None,
@@ -293,7 +327,9 @@ impl Walker<'_> {
     /// Strips casts and zero access chains (not loads).
     fn strip(&self, mut id: u32) -> u32 {
         for _ in 0..MAX_WALK {
-            let Some((_, w)) = self.def(id) else { return id };
+            let Some((_, w)) = self.def(id) else {
+                return id;
+            };
             let op = w[0] & 0xffff;
             let next = if op == Op::SpecConstantOp as u32 && w.len() > 3 {
                 self.passthrough(w[3], &w[4..])
@@ -328,12 +364,18 @@ impl Walker<'_> {
     }
 
     /// Walks `id` back to a module-scope `OpVariable` (see the module docs).
-    fn global_var(&self, start: u32, o0_stores: &mut Vec<usize>) -> std::result::Result<u32, String> {
+    fn global_var(
+        &self,
+        start: u32,
+        o0_stores: &mut Vec<usize>,
+    ) -> std::result::Result<u32, String> {
         let mut id = start;
         for _ in 0..MAX_WALK {
             id = self.strip(id);
             let Some((i, w)) = self.def(id) else {
-                return Err(format!("does not resolve to a constant global: %{id} is not defined"));
+                return Err(format!(
+                    "does not resolve to a constant global: %{id} is not defined"
+                ));
             };
             let op = w[0] & 0xffff;
             if op == Op::Variable as u32 && i < self.index.globals_end {
@@ -362,20 +404,26 @@ impl Walker<'_> {
                         ));
                     }
                 }
-                return Err(format!("does not resolve to a constant global: it is loaded (%{id}) from memory"));
+                return Err(format!(
+                    "does not resolve to a constant global: it is loaded (%{id}) from memory"
+                ));
             }
             return Err(format!(
                 "does not resolve to a constant global: it comes from %{id} ({})",
                 inst::op_name(op)
             ));
         }
-        Err(format!("does not resolve to a constant global: more than {MAX_WALK} casts"))
+        Err(format!(
+            "does not resolve to a constant global: more than {MAX_WALK} casts"
+        ))
     }
 
     fn initializer(&self, var: u32) -> std::result::Result<(u32, &[u32]), String> {
         let (_, w) = self.def(var).ok_or("is not defined")?;
         let init = *w.get(4).ok_or("has no initializer")?;
-        let (_, iw) = self.def(init).ok_or_else(|| format!("has an undefined initializer %{init}"))?;
+        let (_, iw) = self
+            .def(init)
+            .ok_or_else(|| format!("has an undefined initializer %{init}"))?;
         Ok((init, iw))
     }
 
@@ -386,19 +434,32 @@ impl Walker<'_> {
             return Ok(SymbolicId(Vec::new().into()));
         }
         if op != Op::ConstantComposite as u32 {
-            return Err(format!("is initialised by %{init} ({}), not a string constant", inst::op_name(op)));
+            return Err(format!(
+                "is initialised by %{init} ({}), not a string constant",
+                inst::op_name(op)
+            ));
         }
         let mut bytes = Vec::new();
         for &c in iw.get(3..).unwrap_or_default() {
-            let (_, cw) = self.def(c).ok_or_else(|| format!("has an undefined character %{c}"))?;
+            let (_, cw) = self
+                .def(c)
+                .ok_or_else(|| format!("has an undefined character %{c}"))?;
             let ty = cw.get(1).copied().unwrap_or(0);
             if !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {
-                return Err(format!("is not a string of 8-bit integers (character %{c} has type {})", self.layout.display(ty)));
+                return Err(format!(
+                    "is not a string of 8-bit integers (character %{c} has type {})",
+                    self.layout.display(ty)
+                ));
             }
             let byte = match cw[0] & 0xffff {
                 x if x == Op::Constant as u32 && cw.len() >= 4 => (cw[3] & 0xff) as u8,
                 x if x == Op::ConstantNull as u32 => 0,
-                x => return Err(format!("has a non-constant character %{c} ({})", inst::op_name(x))),
+                x => {
+                    return Err(format!(
+                        "has a non-constant character %{c} ({})",
+                        inst::op_name(x)
+                    ))
+                }
             };
             if byte == 0 {
                 return Ok(SymbolicId(bytes.into()));
@@ -417,12 +478,16 @@ impl Walker<'_> {
             Some(Op::ConstantNull) => {
                 let ty = iw.get(1).copied().unwrap_or(0);
                 match self.layout.kind(ty) {
-                    Ok(TypeKind::Struct { members, .. }) if !members.is_empty() => DefaultValue::Zero(members[0]),
+                    Ok(TypeKind::Struct { members, .. }) if !members.is_empty() => {
+                        DefaultValue::Zero(members[0])
+                    }
                     Ok(TypeKind::Array { elem, .. }) => DefaultValue::Zero(elem),
                     _ => DefaultValue::Zero(ty),
                 }
             }
-            Some(Op::Undef | Op::Constant | Op::ConstantTrue | Op::ConstantFalse) => DefaultValue::Constant(init),
+            Some(Op::Undef | Op::Constant | Op::ConstantTrue | Op::ConstantFalse) => {
+                DefaultValue::Constant(init)
+            }
             _ => {
                 return Err(format!(
                     "is initialised by %{init} ({}), not a constant",

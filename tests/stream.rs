@@ -8,7 +8,7 @@
 
 mod common;
 
-use spec_link::{process, Input, Options, SpecConstMode, Validation};
+use spec_link::{process, process_owned, Input, Options, SpecConstMode, Validation};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
@@ -44,7 +44,10 @@ fn tmpdir(name: &str) -> PathBuf {
 }
 
 fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn bytes(words: &[u32]) -> Vec<u8> {
@@ -54,7 +57,10 @@ fn bytes(words: &[u32]) -> Vec<u8> {
 /// The big-endian copy: every whole word byte-swapped (a ragged tail is kept as it is).
 fn swapped(b: &[u8]) -> Vec<u8> {
     let whole = b.len() / 4 * 4;
-    let mut out: Vec<u8> = b[..whole].chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    let mut out: Vec<u8> = b[..whole]
+        .chunks_exact(4)
+        .flat_map(|c| [c[3], c[2], c[1], c[0]])
+        .collect();
     out.extend_from_slice(&b[whole..]);
     out
 }
@@ -75,7 +81,10 @@ fn inst_offsets(w: &[u32]) -> Vec<usize> {
 }
 
 fn offsets_of(w: &[u32], op: u32) -> Vec<usize> {
-    inst_offsets(w).into_iter().filter(|&o| w[o] & 0xffff == op).collect()
+    inst_offsets(w)
+        .into_iter()
+        .filter(|&o| w[o] & 0xffff == op)
+        .collect()
 }
 
 /// One instruction `op "s"` (a literal string operand only).
@@ -103,7 +112,11 @@ fn string_padding(op: u32, total: usize) -> Vec<u32> {
             n -= 1;
         }
         // n words of string: n*4 - 1 characters and the NUL.
-        let s: String = format!("pad{k:05}").chars().chain(std::iter::repeat('x')).take(n * 4 - 1).collect();
+        let s: String = format!("pad{k:05}")
+            .chars()
+            .chain(std::iter::repeat('x'))
+            .take(n * 4 - 1)
+            .collect();
         let inst = string_inst(op, &s);
         assert_eq!(inst.len(), n + 1);
         out.extend(inst);
@@ -171,10 +184,23 @@ fn plain() -> &'static Plain {
         let lines = offsets_of(&w, OP_LINE);
         assert_eq!(lines.len(), PAD_LINES);
         let pad_start = lines[0];
-        assert!(lines.iter().enumerate().all(|(k, &o)| o == pad_start + 4 * k && w[o] == LINE_HEAD));
-        assert!(pad_start < 100, "the prefix should end early in the first chunk");
-        assert!(w.len() * 4 > 3 * CHUNK && w.len() * 4 < 4 * CHUNK, "{} bytes", w.len() * 4);
-        Plain { words: w, pad_start }
+        assert!(lines
+            .iter()
+            .enumerate()
+            .all(|(k, &o)| o == pad_start + 4 * k && w[o] == LINE_HEAD));
+        assert!(
+            pad_start < 100,
+            "the prefix should end early in the first chunk"
+        );
+        assert!(
+            w.len() * 4 > 3 * CHUNK && w.len() * 4 < 4 * CHUNK,
+            "{} bytes",
+            w.len() * 4
+        );
+        Plain {
+            words: w,
+            pad_start,
+        }
     })
 }
 
@@ -206,19 +232,34 @@ fn plain_sized(total: usize) -> Vec<u32> {
 }
 
 fn lib_options() -> Options {
-    Options { validation: Validation::Never, sidecars: false, ..Options::default() }
+    Options {
+        validation: Validation::Never,
+        sidecars: false,
+        ..Options::default()
+    }
 }
 
 /// Whether `Input::read_lazily` stops after the prefix (an input read lazily has no bytes).
 fn is_lazy(input: &[u8]) -> bool {
-    match Input::read_lazily("probe.spv", Box::new(std::io::Cursor::new(input.to_vec())), None) {
+    match Input::read_lazily(
+        "probe.spv",
+        Box::new(std::io::Cursor::new(input.to_vec())),
+        None,
+    ) {
         Ok(i) => i.bytes().is_err(),
         Err(_) => false,
     }
 }
 
 fn run_cli(input: &str, out: &Path, extra: &[&str]) -> Output {
-    bin().arg(input).arg("-o").arg(out).arg("--no-validate").args(extra).output().unwrap()
+    bin()
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .arg("--no-validate")
+        .args(extra)
+        .output()
+        .unwrap()
 }
 
 fn leftovers(dir: &Path) -> Vec<String> {
@@ -231,7 +272,13 @@ fn leftovers(dir: &Path) -> Vec<String> {
 
 /// The CLI must fail on `input` exactly as the library does, and the library's message must be
 /// `expected` (with `{}` standing for the input's path). `lazy`: whether the CLI reads it lazily.
-fn same_error(dir: &Path, case: &str, input: &[u8], expected: &str, lazy: bool) -> Result<(), String> {
+fn same_error(
+    dir: &Path,
+    case: &str,
+    input: &[u8],
+    expected: &str,
+    lazy: bool,
+) -> Result<(), String> {
     let d = dir.join(case);
     std::fs::create_dir_all(&d).unwrap();
     let inp = d.join("in.spv");
@@ -239,19 +286,32 @@ fn same_error(dir: &Path, case: &str, input: &[u8], expected: &str, lazy: bool) 
     let name = inp.to_str().unwrap().to_string();
     let out = d.join("out.spv");
     if is_lazy(input) != lazy {
-        return Err(format!("{case}: read lazily: expected {lazy}, got {}", !lazy));
+        return Err(format!(
+            "{case}: read lazily: expected {lazy}, got {}",
+            !lazy
+        ));
     }
-    let lib = match process(&[Input::from_bytes(name.clone(), input.to_vec())], &lib_options()) {
+    let lib = match process(
+        &[Input::from_bytes(name.clone(), input.to_vec())],
+        &lib_options(),
+    ) {
         Ok(_) => return Err(format!("{case}: the library accepts the input")),
         Err(e) => e.to_string(),
     };
     let expected = expected.replace("{}", &name);
     if lib != expected {
-        return Err(format!("{case}: library message\n  {lib}\nexpected\n  {expected}"));
+        return Err(format!(
+            "{case}: library message\n  {lib}\nexpected\n  {expected}"
+        ));
     }
     let r = run_cli(&name, &out, &[]);
     let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
     let mut problems = Vec::new();
+    match lib_lazily(&inp, &lib_options()) {
+        Ok(v) => problems.push(format!("the library reading lazily accepts it ({} bytes)", v.len())),
+        Err(e) if e != lib => problems.push(format!("the library reading lazily says\n  {e}")),
+        Err(_) => {}
+    }
     if r.status.code() != Some(1) {
         problems.push(format!("exit status {:?}", r.status.code()));
     }
@@ -259,10 +319,16 @@ fn same_error(dir: &Path, case: &str, input: &[u8], expected: &str, lazy: bool) 
         problems.push("stderr does not start with 'error: '".into());
     }
     if stderr != format!("error: {lib}\n") {
-        problems.push(format!("stderr\n  {}\nlibrary\n  error: {lib}", stderr.trim_end()));
+        problems.push(format!(
+            "stderr\n  {}\nlibrary\n  error: {lib}",
+            stderr.trim_end()
+        ));
     }
     if out.exists() {
-        problems.push(format!("an output file was written ({} bytes)", std::fs::metadata(&out).unwrap().len()));
+        problems.push(format!(
+            "an output file was written ({} bytes)",
+            std::fs::metadata(&out).unwrap().len()
+        ));
     }
     let tmp = leftovers(&d);
     if !tmp.is_empty() {
@@ -272,13 +338,24 @@ fn same_error(dir: &Path, case: &str, input: &[u8], expected: &str, lazy: bool) 
         let _ = std::fs::remove_dir_all(&d);
         Ok(())
     } else {
-        Err(format!("{case} ({} bytes): {}", input.len(), problems.join("; ")))
+        Err(format!(
+            "{case} ({} bytes): {}",
+            input.len(),
+            problems.join("; ")
+        ))
     }
 }
 
 /// The CLI (with `cli_args`) and the library (with `options`) must both succeed on `input` and
 /// write the same module (and sidecars, when `options.sidecars`); returns that module.
-fn same_output(dir: &Path, case: &str, input: &[u8], cli_args: &[&str], options: &Options, lazy: bool) -> Vec<u8> {
+fn same_output(
+    dir: &Path,
+    case: &str,
+    input: &[u8],
+    cli_args: &[&str],
+    options: &Options,
+    lazy: bool,
+) -> Vec<u8> {
     let d = dir.join(case);
     std::fs::create_dir_all(&d).unwrap();
     let inp = d.join("in.spv");
@@ -292,23 +369,81 @@ fn same_output(dir: &Path, case: &str, input: &[u8], cli_args: &[&str], options:
     let mut args = cli_args.to_vec();
     let (prop, json) = (d.join("out.prop"), d.join("out.json"));
     if options.sidecars {
-        args.extend(["--prop", prop.to_str().unwrap(), "--json", json.to_str().unwrap()]);
+        args.extend([
+            "--prop",
+            prop.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ]);
     }
     let r = run_cli(&name, &out, &args);
-    assert!(r.status.success(), "{case}: exit {:?}: {}", r.status.code(), String::from_utf8_lossy(&r.stderr));
+    assert!(
+        r.status.success(),
+        "{case}: exit {:?}: {}",
+        r.status.code(),
+        String::from_utf8_lossy(&r.stderr)
+    );
     let written = std::fs::read(&out).unwrap();
-    assert!(written == lib_module, "{case}: the CLI's output ({} bytes) differs from the library's ({} bytes)", written.len(), lib_module.len());
+    assert!(
+        written == lib_module,
+        "{case}: the CLI's output ({} bytes) differs from the library's ({} bytes)",
+        written.len(),
+        lib_module.len()
+    );
     if options.sidecars {
-        assert_eq!(std::fs::read(&prop).unwrap(), lib.prop, "{case}: .prop differs");
-        assert_eq!(std::fs::read(&json).unwrap(), lib.json, "{case}: JSON differs");
+        assert_eq!(
+            std::fs::read(&prop).unwrap(),
+            lib.prop,
+            "{case}: .prop differs"
+        );
+        assert_eq!(
+            std::fs::read(&json).unwrap(),
+            lib.json,
+            "{case}: JSON differs"
+        );
     }
     assert!(leftovers(&d).is_empty(), "{case}: temporary files left");
+    let lazily = lib_lazily(&inp, options).unwrap_or_else(|e| panic!("{case}: library reading lazily: {e}"));
+    assert!(lazily == lib_module, "{case}: the library reading lazily writes another module");
     let _ = std::fs::remove_dir_all(&d);
     written
 }
 
+/// The library reading the file lazily (`Input::open(path, true)`: mapped when it can be),
+/// writing the output both with `write_to` (into memory) and with `write_to_file` (a new file:
+/// copied by the kernel when it can be). Both must give the same bytes, or the same error.
+fn lib_lazily(path: &Path, options: &Options) -> Result<Vec<u8>, String> {
+    let run = |to_file: bool| -> Result<Vec<u8>, String> {
+        let input = Input::open(path, true).map_err(|e| e.to_string())?;
+        let out = process_owned(vec![input], options).map_err(|e| e.to_string())?;
+        if !to_file {
+            let mut v = Vec::new();
+            out.module.write_to(&mut v).map_err(|e| e.to_string())?;
+            return Ok(v);
+        }
+        let dest = path.with_extension("lib-out");
+        let file = std::fs::File::create(&dest).unwrap();
+        let mut w = std::io::BufWriter::new(file);
+        let r = out.module.write_to_file(&mut w).map_err(|e| e.to_string());
+        drop(w);
+        let written = std::fs::read(&dest).unwrap();
+        std::fs::remove_file(&dest).unwrap();
+        r.map(|()| written)
+    };
+    let (mem, file) = (run(false), run(true));
+    if mem != file {
+        return Err(format!("write_to and write_to_file differ: {:?} / {:?}", mem.as_ref().map(|v| v.len()), file.as_ref().map(|v| v.len())));
+    }
+    mem
+}
+
 fn report(failures: Vec<String>, ran: usize) {
-    assert!(failures.is_empty(), "{} of {ran} cases failed:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} cases failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -333,7 +468,10 @@ fn module_without_markers_passes_through_byte_identical() {
     assert!(out != le, "BE output must stay big-endian");
 
     // With sidecars (native mode still passes through): the same (empty) sets as the library.
-    let with_sidecars = Options { sidecars: true, ..lib_options() };
+    let with_sidecars = Options {
+        sidecars: true,
+        ..lib_options()
+    };
     let out = same_output(&dir, "le-sidecars", &le, &[], &with_sidecars, true);
     assert!(out == le);
 }
@@ -342,7 +480,16 @@ fn module_without_markers_passes_through_byte_identical() {
 fn sizes_at_chunk_boundaries_pass_through() {
     let dir = tmpdir("sizes");
     let opts = lib_options();
-    for total in [CW, CW + 1, CW + 3, 2 * CW - 1, 2 * CW, 2 * CW + 1, 3 * CW, 3 * CW + 2] {
+    for total in [
+        CW,
+        CW + 1,
+        CW + 3,
+        2 * CW - 1,
+        2 * CW,
+        2 * CW + 1,
+        3 * CW,
+        3 * CW + 2,
+    ] {
         let w = plain_sized(total);
         let le = bytes(&w);
         assert_eq!(le.len(), total * 4);
@@ -352,14 +499,22 @@ fn sizes_at_chunk_boundaries_pass_through() {
         let out = same_output(&dir, &format!("be-{total}"), &be, &[], &opts, true);
         assert!(out == be, "{total} words BE: output is not the input");
     }
-    common::spirv_val(&bytes(&plain_sized(2 * CW)), "spv1.4", "the module of exactly two chunks");
+    common::spirv_val(
+        &bytes(&plain_sized(2 * CW)),
+        "spv1.4",
+        "the module of exactly two chunks",
+    );
 }
 
 /// The plain module with `OpSourceExtension`s making its prefix `prefix_words` longer.
 fn long_prefix(prefix_words: usize) -> Vec<u32> {
     let w = &plain().words;
     let first_name = offsets_of(w, OP_NAME)[0];
-    splice(w, first_name, &string_padding(OP_SOURCE_EXTENSION, prefix_words))
+    splice(
+        w,
+        first_name,
+        &string_padding(OP_SOURCE_EXTENSION, prefix_words),
+    )
 }
 
 #[test]
@@ -367,9 +522,16 @@ fn prefix_spanning_several_chunks_passes_through() {
     let dir = tmpdir("long-prefix");
     let opts = lib_options();
     // The prefix ends (at the first OpTypeInt) in the 2nd, 3rd chunk, and exactly at a boundary.
-    for (case, pad) in [("two", CW + 100), ("three", 2 * CW + 7), ("four", 3 * CW - 3)] {
+    for (case, pad) in [
+        ("two", CW + 100),
+        ("three", 2 * CW + 7),
+        ("four", 3 * CW - 3),
+    ] {
         let w = long_prefix(pad);
-        let ty = inst_offsets(&w).into_iter().find(|&o| w[o] & 0xffff == 21).unwrap();
+        let ty = inst_offsets(&w)
+            .into_iter()
+            .find(|&o| w[o] & 0xffff == 21)
+            .unwrap();
         assert!(ty > CW, "{case}: the prefix ends at word {ty}");
         let le = bytes(&w);
         if case == "two" {
@@ -383,7 +545,10 @@ fn prefix_spanning_several_chunks_passes_through() {
     }
     // The first type's head is the first word of the second chunk.
     let base = long_prefix(CW);
-    let ty = inst_offsets(&base).into_iter().find(|&o| base[o] & 0xffff == 21).unwrap();
+    let ty = inst_offsets(&base)
+        .into_iter()
+        .find(|&o| base[o] & 0xffff == 21)
+        .unwrap();
     let w = long_prefix(CW - (ty - CW));
     assert_eq!(w[CW] & 0xffff, 21, "OpTypeInt not at the chunk boundary");
     let le = bytes(&w);
@@ -452,7 +617,9 @@ fn defects_at(label: &str, t: usize) -> Vec<(String, Vec<u8>, String)> {
         v.push((
             format!("{label}-cut+{j}"),
             full[..len].to_vec(),
-            format!("{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words"),
+            format!(
+                "{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words"
+            ),
         ));
     }
     v
@@ -524,7 +691,14 @@ fn malformed_tails_big_endian() {
     let dir = tmpdir("malformed-be");
     let mut failures = Vec::new();
     let mut ran = 0;
-    let picks = ["first-middle", "b1-exact", "b1-straddle-start", "b2-after-straddle", "b3-last-word", "last-chunk"];
+    let picks = [
+        "first-middle",
+        "b1-exact",
+        "b1-straddle-start",
+        "b2-after-straddle",
+        "b3-last-word",
+        "last-chunk",
+    ];
     for (label, t) in positions().into_iter().filter(|(l, _)| picks.contains(l)) {
         for (case, input, expected) in defects_at(label, t) {
             let be = swapped(&input);
@@ -540,7 +714,9 @@ fn malformed_tails_big_endian() {
         b.extend(std::iter::repeat_n(0x5au8, j));
         let len = b.len();
         ran += 1;
-        let expected = format!("{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words");
+        let expected = format!(
+            "{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words"
+        );
         if let Err(e) = same_error(&dir, &format!("be-trailing-{j}"), &b, &expected, true) {
             failures.push(e);
         }
@@ -563,7 +739,10 @@ fn malformed_tail_after_a_prefix_spanning_chunks() {
         let mut zero = w.clone();
         zero[t] &= 0xffff;
         let expected = format!("{{}}: malformed instruction at word {t} (OpLine): word count is 0");
-        for (case, input) in [(format!("wc0-{t}"), bytes(&zero)), (format!("be-wc0-{t}"), swapped(&bytes(&zero)))] {
+        for (case, input) in [
+            (format!("wc0-{t}"), bytes(&zero)),
+            (format!("be-wc0-{t}"), swapped(&bytes(&zero))),
+        ] {
             ran += 1;
             if let Err(e) = same_error(&dir, &case, &input, &expected, true) {
                 failures.push(e);
@@ -581,15 +760,27 @@ fn word_count_zero_in_a_module_of_ragged_length_reports_the_length() {
     let dir = tmpdir("wc0-ragged");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for (label, t) in [("first-chunk", CW / 2 + 1), ("b1-exact", CW), ("b2-after-straddle", 2 * CW + 2)] {
+    for (label, t) in [
+        ("first-chunk", CW / 2 + 1),
+        ("b1-exact", CW),
+        ("b2-after-straddle", 2 * CW + 2),
+    ] {
         let mut w = line_at(t);
         w[t] &= 0xffff;
         let mut b = bytes(&w);
         b.push(0x01);
         let len = b.len();
-        let expected = format!("{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words");
+        let expected = format!(
+            "{{}}: truncated SPIR-V module: {len} bytes is not a whole number of 32-bit words"
+        );
         ran += 1;
-        if let Err(e) = same_error(&dir, &format!("{label}-wc0-plus-1-byte"), &b, &expected, true) {
+        if let Err(e) = same_error(
+            &dir,
+            &format!("{label}-wc0-plus-1-byte"),
+            &b,
+            &expected,
+            true,
+        ) {
             failures.push(e);
         }
     }
@@ -628,18 +819,41 @@ fn standard_input_and_output() {
         // '-' with an output file: read lazily.
         let out = dir.join(format!("{case}.spv"));
         let r = run_stdin(&["-", "-o", out.to_str().unwrap(), "--no-validate"], &input);
-        assert!(r.status.success(), "{case}: {}", String::from_utf8_lossy(&r.stderr));
+        assert!(
+            r.status.success(),
+            "{case}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
         assert!(r.stdout.is_empty());
-        assert!(std::fs::read(&out).unwrap() == input, "{case}: stdin → file is not the input");
+        assert!(
+            std::fs::read(&out).unwrap() == input,
+            "{case}: stdin → file is not the input"
+        );
         // '-o -': not lazy.
         let r = run_stdin(&["-", "-o", "-", "--no-validate"], &input);
-        assert!(r.status.success(), "{case}: {}", String::from_utf8_lossy(&r.stderr));
-        assert!(r.stdout == input, "{case}: stdin → stdout is not the input ({} bytes)", r.stdout.len());
+        assert!(
+            r.status.success(),
+            "{case}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
+        assert!(
+            r.stdout == input,
+            "{case}: stdin → stdout is not the input ({} bytes)",
+            r.stdout.len()
+        );
         // A file to standard output: not lazy either.
         let inp = dir.join(format!("{case}-in.spv"));
         std::fs::write(&inp, &input).unwrap();
-        let r = bin().arg(&inp).args(["-o", "-", "--no-validate"]).output().unwrap();
-        assert!(r.status.success(), "{case}: {}", String::from_utf8_lossy(&r.stderr));
+        let r = bin()
+            .arg(&inp)
+            .args(["-o", "-", "--no-validate"])
+            .output()
+            .unwrap();
+        assert!(
+            r.status.success(),
+            "{case}: {}",
+            String::from_utf8_lossy(&r.stderr)
+        );
         assert!(r.stdout == input, "{case}: file → stdout is not the input");
     }
     // Malformed on standard input: the library's message for "<stdin>", nothing written.
@@ -650,8 +864,17 @@ fn standard_input_and_output() {
     past.truncate(2 * CW + 2);
     let mut ragged = bytes(&plain().words);
     ragged.extend([1, 2]);
-    for (case, input) in [("wc0", bytes(&zero)), ("past-end", bytes(&past)), ("ragged", ragged)] {
-        let lib = process(&[Input::from_bytes("<stdin>", input.clone())], &lib_options()).unwrap_err().to_string();
+    for (case, input) in [
+        ("wc0", bytes(&zero)),
+        ("past-end", bytes(&past)),
+        ("ragged", ragged),
+    ] {
+        let lib = process(
+            &[Input::from_bytes("<stdin>", input.clone())],
+            &lib_options(),
+        )
+        .unwrap_err()
+        .to_string();
         assert!(lib.starts_with("<stdin>: "), "{lib}");
         let out = dir.join(format!("bad-{case}.spv"));
         let r = run_stdin(&["-", "-o", out.to_str().unwrap(), "--no-validate"], &input);
@@ -662,10 +885,22 @@ fn standard_input_and_output() {
         // To standard output (read whole): the same message, nothing on stdout.
         let r = run_stdin(&["-", "-o", "-", "--no-validate"], &input);
         assert_eq!(r.status.code(), Some(1), "{case} to stdout");
-        assert_eq!(String::from_utf8_lossy(&r.stderr), format!("error: {lib}\n"), "{case} to stdout");
-        assert!(r.stdout.is_empty(), "{case}: {} bytes on stdout", r.stdout.len());
+        assert_eq!(
+            String::from_utf8_lossy(&r.stderr),
+            format!("error: {lib}\n"),
+            "{case} to stdout"
+        );
+        assert!(
+            r.stdout.is_empty(),
+            "{case}: {} bytes on stdout",
+            r.stdout.len()
+        );
     }
-    assert!(leftovers(&dir).is_empty(), "temporary files left: {:?}", leftovers(&dir));
+    assert!(
+        leftovers(&dir).is_empty(),
+        "temporary files left: {:?}",
+        leftovers(&dir)
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -683,7 +918,9 @@ fn first_marker_name(w: &[u32]) -> usize {
             let op = w[o] & 0xffff;
             let wc = (w[o] >> 16) as usize;
             (op == OP_NAME || op == OP_DECORATE)
-                && bytes(&w[o..o + wc]).windows(12).any(|s| s == b"__sycl_getSc" || s == b"__sycl_getCo")
+                && bytes(&w[o..o + wc])
+                    .windows(12)
+                    .any(|s| s == b"__sycl_getSc" || s == b"__sycl_getCo")
         })
         .unwrap()
 }
@@ -691,7 +928,8 @@ fn first_marker_name(w: &[u32]) -> usize {
 /// spirv-val's complaints without line numbers.
 fn spirv_val_verdict(module: &[u8]) -> String {
     let out = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(module));
-    let text = String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
+    let text =
+        String::from_utf8_lossy(&out.stderr).into_owned() + &String::from_utf8_lossy(&out.stdout);
     let text: Vec<String> = text
         .lines()
         .map(|l| match l.strip_prefix("error: line ") {
@@ -705,14 +943,25 @@ fn spirv_val_verdict(module: &[u8]) -> String {
 #[test]
 fn modules_with_markers_are_lowered_as_by_the_library() {
     let dir = tmpdir("markers");
-    let base = words(&common::assemble(&common::repo().join("testdata/readme-example/input.spvasm")));
+    let base = words(&common::assemble(
+        &common::repo().join("testdata/readme-example/input.spvasm"),
+    ));
     let m = first_marker_name(&base);
     let first_name = offsets_of(&base, OP_NAME)[0];
     let mut variants: Vec<(String, Vec<u32>)> = vec![("plain".into(), base.clone())];
     // OpSourceExtension before the OpNames so that the marker's OpName starts just after the
     // first chunk, straddles it, starts exactly at it, or lies in the 3rd chunk.
-    for (label, target) in [("after-b1", CW + 10), ("straddling-b1", CW - 3), ("at-b1", CW), ("in-third", 2 * CW + 77)] {
-        let w = splice(&base, first_name, &string_padding(OP_SOURCE_EXTENSION, target - m));
+    for (label, target) in [
+        ("after-b1", CW + 10),
+        ("straddling-b1", CW - 3),
+        ("at-b1", CW),
+        ("in-third", 2 * CW + 77),
+    ] {
+        let w = splice(
+            &base,
+            first_name,
+            &string_padding(OP_SOURCE_EXTENSION, target - m),
+        );
         assert_eq!(first_marker_name(&w), target, "{label}");
         variants.push((label.into(), w));
     }
@@ -728,8 +977,15 @@ fn modules_with_markers_are_lowered_as_by_the_library() {
     assert_eq!(linkage[d] & 0xffff, OP_DECORATE);
     let first_decorate = offsets_of(&linkage, OP_DECORATE)[0];
     assert_eq!(first_decorate, d);
-    for (label, target) in [("linkage-straddling-b1", CW - 2), ("linkage-in-third", 2 * CW + 5)] {
-        let w = splice(&linkage, d, &string_padding(OP_MODULE_PROCESSED, target - d));
+    for (label, target) in [
+        ("linkage-straddling-b1", CW - 2),
+        ("linkage-in-third", 2 * CW + 5),
+    ] {
+        let w = splice(
+            &linkage,
+            d,
+            &string_padding(OP_MODULE_PROCESSED, target - d),
+        );
         assert_eq!(first_marker_name(&w), target, "{label}");
         variants.push((label.into(), w));
     }
@@ -743,13 +999,27 @@ fn modules_with_markers_are_lowered_as_by_the_library() {
     };
     let mut variants: Vec<(String, Vec<u32>)> = variants
         .into_iter()
-        .map(|(label, w)| if label == "plain" { (label, w) } else { (label, body_padded(&w)) })
+        .map(|(label, w)| {
+            if label == "plain" {
+                (label, w)
+            } else {
+                (label, body_padded(&w))
+            }
+        })
         .collect();
-    assert_eq!(spirv_val_verdict(&bytes(&body_padded(&base))), spirv_val_verdict(&bytes(&base)), "OpNoLine padding");
+    assert_eq!(
+        spirv_val_verdict(&bytes(&body_padded(&base))),
+        spirv_val_verdict(&bytes(&base)),
+        "OpNoLine padding"
+    );
     // The marker's name in the first chunk, a big body.
     variants.push(("body".into(), body_padded(&base)));
     let native = lib_options();
-    let emulation = Options { mode: SpecConstMode::Emulation, sidecars: true, ..lib_options() };
+    let emulation = Options {
+        mode: SpecConstMode::Emulation,
+        sidecars: true,
+        ..lib_options()
+    };
     for (label, w) in &variants {
         let le = bytes(w);
         if label != "plain" {
@@ -758,15 +1028,33 @@ fn modules_with_markers_are_lowered_as_by_the_library() {
         if matches!(label.as_str(), "after-b1" | "linkage-straddling-b1") {
             // The example itself fails spirv-val (Generic variables, as DPC++ emits): the padding
             // must add no other complaint.
-            let base_bytes = if label == "after-b1" { bytes(&body_padded(&base)) } else { bytes(&body_padded(&linkage)) };
-            assert_eq!(spirv_val_verdict(&le), spirv_val_verdict(&base_bytes), "{label}: spirv-val");
+            let base_bytes = if label == "after-b1" {
+                bytes(&body_padded(&base))
+            } else {
+                bytes(&body_padded(&linkage))
+            };
+            assert_eq!(
+                spirv_val_verdict(&le),
+                spirv_val_verdict(&base_bytes),
+                "{label}: spirv-val"
+            );
         }
         for (endian, input) in [("le", le.clone()), ("be", swapped(&le))] {
             let case = format!("{label}-{endian}");
             let out = same_output(&dir, &format!("{case}-native"), &input, &[], &native, false);
-            assert!(out != input, "{case}: the markers were not lowered (output = input)");
+            assert!(
+                out != input,
+                "{case}: the markers were not lowered (output = input)"
+            );
             assert_eq!(out[..4], input[..4], "{case}: byte order changed");
-            let out = same_output(&dir, &format!("{case}-emulation"), &input, &["--spec-const", "emulation"], &emulation, false);
+            let out = same_output(
+                &dir,
+                &format!("{case}-emulation"),
+                &input,
+                &["--spec-const", "emulation"],
+                &emulation,
+                false,
+            );
             assert!(out != input, "{case}: emulation: output = input");
         }
     }
@@ -805,15 +1093,27 @@ fn small_and_odd_inputs_behave_as_in_the_library() {
     let big = bytes(&plain().words);
     let mut magic = big.clone();
     magic[0] = 0x42;
-    cases.push(("big-magic", magic, "{}: not a SPIR-V module: wrong magic number 0x07230242 (expected 0x07230203)".into()));
+    cases.push((
+        "big-magic",
+        magic,
+        "{}: not a SPIR-V module: wrong magic number 0x07230242 (expected 0x07230203)".into(),
+    ));
     let mut schema = big.clone();
     schema[16] = 1;
-    cases.push(("big-schema", schema, "{}: invalid SPIR-V header: schema word is 1 (must be 0)".into()));
+    cases.push((
+        "big-schema",
+        schema,
+        "{}: invalid SPIR-V header: schema word is 1 (must be 0)".into(),
+    ));
     let pw = &plain().words;
     let name = offsets_of(pw, OP_NAME)[0];
     let mut prefix_zero = pw.clone();
     prefix_zero[name] &= 0xffff;
-    cases.push(("big-prefix-wc0", bytes(&prefix_zero), format!("{{}}: malformed instruction at word {name} (OpName): word count is 0")));
+    cases.push((
+        "big-prefix-wc0",
+        bytes(&prefix_zero),
+        format!("{{}}: malformed instruction at word {name} (OpName): word count is 0"),
+    ));
     let ran = cases.len() * 2;
     for (case, input, expected) in cases {
         for (endian, input) in [("le", input.clone()), ("be", swapped(&input))] {
@@ -824,7 +1124,8 @@ fn small_and_odd_inputs_behave_as_in_the_library() {
             } else {
                 expected.clone()
             };
-            if let Err(e) = same_error(&dir, &format!("{case}-{endian}"), &input, &expected, false) {
+            if let Err(e) = same_error(&dir, &format!("{case}-{endian}"), &input, &expected, false)
+            {
                 failures.push(e);
             }
         }
@@ -832,14 +1133,20 @@ fn small_and_odd_inputs_behave_as_in_the_library() {
     // A module that is only a header: the library passes it through; so must the CLI.
     let header = tiny[..20].to_vec();
     assert!(same_output(&dir, "header-only", &header, &[], &opts, false) == header);
-    assert!(same_output(&dir, "header-only-be", &swapped(&header), &[], &opts, false) == swapped(&header));
+    assert!(
+        same_output(&dir, "header-only-be", &swapped(&header), &[], &opts, false)
+            == swapped(&header)
+    );
     // More than a chunk of prefix and nothing after it (no type, no function): read whole.
     let head: Vec<u32> = pw[..name].to_vec();
     let only_prefix = [head.clone(), string_padding(OP_SOURCE_EXTENSION, CW + 50)].concat();
     let b = bytes(&only_prefix);
-    let lib = process(&[Input::from_bytes("x", b.clone())], &opts).map(|o| o.module.to_bytes().unwrap());
+    let lib =
+        process(&[Input::from_bytes("x", b.clone())], &opts).map(|o| o.module.to_bytes().unwrap());
     match lib {
-        Ok(out) => assert!(out == b && same_output(&dir, "only-prefix", &b, &[], &opts, false) == b),
+        Ok(out) => {
+            assert!(out == b && same_output(&dir, "only-prefix", &b, &[], &opts, false) == b)
+        }
         Err(e) => failures.push(format!("only-prefix: the library rejects it: {e}")),
     }
     report(failures, ran);
@@ -855,7 +1162,10 @@ fn in_place_and_over_an_existing_file() {
     std::fs::write(&p, &le).unwrap();
     let r = run_cli(p.to_str().unwrap(), &p, &[]);
     assert!(r.status.success(), "{}", String::from_utf8_lossy(&r.stderr));
-    assert!(std::fs::read(&p).unwrap() == le, "in place: the module changed");
+    assert!(
+        std::fs::read(&p).unwrap() == le,
+        "in place: the module changed"
+    );
     // A malformed tail in place: exit 1, the input untouched, no temporary left.
     let t = 2 * CW + 2;
     let mut zero = line_at(t);
@@ -865,13 +1175,26 @@ fn in_place_and_over_an_existing_file() {
     let r = run_cli(p.to_str().unwrap(), &p, &[]);
     let stderr = String::from_utf8_lossy(&r.stderr);
     assert_eq!(r.status.code(), Some(1), "{stderr}");
-    assert_eq!(stderr, format!("error: {}: malformed instruction at word {t} (OpLine): word count is 0\n", p.display()));
-    assert!(std::fs::read(&p).unwrap() == bad, "in place: the input was modified on error");
+    assert_eq!(
+        stderr,
+        format!(
+            "error: {}: malformed instruction at word {t} (OpLine): word count is 0\n",
+            p.display()
+        )
+    );
+    assert!(
+        std::fs::read(&p).unwrap() == bad,
+        "in place: the input was modified on error"
+    );
     // Over an existing output file: left as it was.
     let out = dir.join("existing.spv");
     std::fs::write(&out, b"sentinel").unwrap();
     let r = run_cli(p.to_str().unwrap(), &out, &[]);
     assert_eq!(r.status.code(), Some(1));
     assert_eq!(std::fs::read(&out).unwrap(), b"sentinel");
-    assert!(leftovers(&dir).is_empty(), "temporary files left: {:?}", leftovers(&dir));
+    assert!(
+        leftovers(&dir).is_empty(),
+        "temporary files left: {:?}",
+        leftovers(&dir)
+    );
 }

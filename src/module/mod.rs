@@ -130,14 +130,19 @@ impl Module {
     /// and stays inside the module. Nothing is allocated by the declared bound.
     pub fn from_bytes(bytes: &[u8]) -> Result<Module> {
         check_length(bytes.len() as u64)?;
-        let words: Vec<u32> =
-            bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect();
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+            .collect();
         Self::from_le_words(words)
     }
 
     /// Reads a module straight into words (the bytes are never held as a whole: peak memory is
     /// the module's size, or `size_hint` when given and right). Same checks as [`Module::from_bytes`].
-    pub fn read_from(reader: &mut impl std::io::Read, size_hint: Option<u64>) -> std::io::Result<Result<Module>> {
+    pub fn read_from(
+        reader: &mut impl std::io::Read,
+        size_hint: Option<u64>,
+    ) -> std::io::Result<Result<Module>> {
         let cap = size_hint.map_or(0, |n| (n / 4).min(1 << 30) as usize);
         let mut words: Vec<u32> = Vec::with_capacity(cap);
         let mut buf = vec![0u8; 1 << 16];
@@ -153,7 +158,11 @@ impl Module {
             total += n as u64;
             have += n;
             let whole = have / 4 * 4;
-            words.extend(buf[..whole].chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            words.extend(
+                buf[..whole]
+                    .chunks_exact(4)
+                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+            );
             buf.copy_within(whole..have, 0);
             have -= whole;
         }
@@ -196,20 +205,10 @@ impl Module {
         if cfg!(target_endian = "big") {
             return None;
         }
-        let len = file.metadata().ok()?.len();
-        if len < (HEADER_WORDS * 4) as u64 || len % 4 != 0 || len / 4 > u32::MAX as u64 {
-            return None;
-        }
-        // SAFETY: a read-only private mapping; see [`Words`] for the one hazard (truncation by
-        // another process while mapped).
-        let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
-        // SAFETY: every bit pattern is a valid u32; only the aligned middle is taken (checked
-        // below to be the whole mapping).
-        let (pre, words, post) = unsafe { map.align_to::<u32>() };
-        if !pre.is_empty() || !post.is_empty() || words.len() as u64 * 4 != len || words[0] != MAGIC {
-            return None;
-        }
-        Some(Self::from_storage(Words::Mapped(std::sync::Arc::new(map)), false))
+        Some(Self::from_storage(
+            Words::Mapped(std::sync::Arc::new(map_words(file)?)),
+            false,
+        ))
     }
 
     fn from_storage(words: Words, big_endian: bool) -> Result<Module> {
@@ -372,7 +371,9 @@ impl Module {
 
     /// The edited module as bytes (see [`Module::write_to`]).
     pub fn to_bytes(&self, names_end: usize, annotation_end: usize, globals_end: usize) -> Vec<u8> {
-        let extra = self.appended_names.len() + self.appended_annotations.len() + self.appended_globals.len();
+        let extra = self.appended_names.len()
+            + self.appended_annotations.len()
+            + self.appended_globals.len();
         let mut out = Vec::with_capacity((self.words.len() + extra) * 4);
         // Writing to a Vec cannot fail.
         let _ = self.write_to(&mut out, names_end, annotation_end, globals_end);
@@ -412,7 +413,10 @@ impl Module {
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
                 let from = self.insts[next] as usize;
-                let to = self.insts.get(stop).map_or(self.words.len(), |&r| r as usize);
+                let to = self
+                    .insts
+                    .get(stop)
+                    .map_or(self.words.len(), |&r| r as usize);
                 self.write_words(out, &self.words[from..to])?;
                 next = stop;
             }
@@ -446,14 +450,23 @@ impl Module {
             // Host order is the output's: the words' bytes as they are, no conversion copy.
             // SAFETY: any initialised u32 memory is valid as bytes (u8 has alignment 1), and the
             // length is exactly the words' size.
-            let bytes = unsafe { std::slice::from_raw_parts(words.as_ptr().cast::<u8>(), std::mem::size_of_val(words)) };
+            let bytes = unsafe {
+                std::slice::from_raw_parts(
+                    words.as_ptr().cast::<u8>(),
+                    std::mem::size_of_val(words),
+                )
+            };
             return out.write_all(bytes);
         }
         let mut buf = [0u8; 1 << 15];
         for chunk in words.chunks(buf.len() / 4) {
             let bytes = &mut buf[..chunk.len() * 4];
             for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
-                b.copy_from_slice(&if self.big_endian { w.to_be_bytes() } else { w.to_le_bytes() });
+                b.copy_from_slice(&if self.big_endian {
+                    w.to_be_bytes()
+                } else {
+                    w.to_le_bytes()
+                });
             }
             out.write_all(bytes)?;
         }
@@ -464,10 +477,14 @@ impl Module {
 /// Checks a module's byte length (the messages of [`Module::from_bytes`]).
 fn check_length(len: u64) -> Result<()> {
     if len == 0 {
-        return Err(Error::Binary("not a SPIR-V module: the input is empty".into()));
+        return Err(Error::Binary(
+            "not a SPIR-V module: the input is empty".into(),
+        ));
     }
     if len < HEADER_WORDS as u64 * 4 {
-        return Err(Error::Binary(format!("not a SPIR-V module: {len} bytes is shorter than the 20-byte header")));
+        return Err(Error::Binary(format!(
+            "not a SPIR-V module: {len} bytes is shorter than the 20-byte header"
+        )));
     }
     if len % 4 != 0 {
         return Err(Error::Binary(format!(
@@ -475,6 +492,29 @@ fn check_length(len: u64) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+/// Maps a little-endian module file on a little-endian host: `None` if the host or the file is
+/// big-endian, the file is not a whole number of words (or too short, or too long), or mapping
+/// fails. Afterwards, [`mapped_words`] of the mapping is the whole file and starts with [`MAGIC`].
+fn map_words(file: &std::fs::File) -> Option<memmap2::Mmap> {
+    if cfg!(target_endian = "big") {
+        return None;
+    }
+    let len = file.metadata().ok()?.len();
+    if len < (HEADER_WORDS * 4) as u64 || len % 4 != 0 || len / 4 > u32::MAX as u64 {
+        return None;
+    }
+    // SAFETY: a read-only private mapping; see [`Words`] for the one hazard (truncation by
+    // another process while mapped).
+    let map = unsafe { memmap2::Mmap::map(file) }.ok()?;
+    // SAFETY: every bit pattern is a valid u32; only the aligned middle is taken (checked
+    // below to be the whole mapping).
+    let (pre, words, post) = unsafe { map.align_to::<u32>() };
+    if !pre.is_empty() || !post.is_empty() || words.len() as u64 * 4 != len || words[0] != MAGIC {
+        return None;
+    }
+    Some(map)
 }
 
 /// Word offsets of the instructions after the header; every word count must be non-zero and
@@ -489,9 +529,16 @@ fn split(words: &[u32]) -> Result<Vec<u32>> {
             let message = if wc == 0 {
                 "word count is 0".into()
             } else {
-                format!("word count {wc} runs past the end of the module ({} words left)", words.len() - at)
+                format!(
+                    "word count {wc} runs past the end of the module ({} words left)",
+                    words.len() - at
+                )
             };
-            return Err(Error::Malformed { offset: at, opcode: inst::op_name(op), message });
+            return Err(Error::Malformed {
+                offset: at,
+                opcode: inst::op_name(op),
+                message,
+            });
         }
         insts.push(at as u32);
         at += wc;

@@ -21,19 +21,46 @@ use std::io::{Read, Write};
 
 const CHUNK: usize = 1 << 18;
 
-/// A module of which only the prefix has been read.
+/// A module of which only the prefix has been read (or, mapped, looked at).
 pub struct Prefix {
-    /// The words read so far, as read (little-endian interpretation, not swapped).
-    raw: Vec<u32>,
-    big_endian: bool,
-    /// Word offset of the next instruction boundary (can be past `raw`).
-    next: usize,
-    rest: Box<dyn Read + Send>,
+    kind: Kind,
+    /// The file the module is read from, when it is one: [`Prefix::copy_file_to`] copies from it
+    /// by offset (never moving a reader's position).
+    source: Option<std::fs::File>,
+}
+
+enum Kind {
+    Read {
+        /// The words read so far, as read (little-endian interpretation, not swapped).
+        raw: Vec<u32>,
+        big_endian: bool,
+        /// Word offset of the next instruction boundary (can be past `raw`).
+        next: usize,
+        rest: Box<dyn Read + Send>,
+    },
+    /// A little-endian module file mapped on a little-endian host ([`map_lazily`]).
+    Mapped {
+        map: std::sync::Arc<memmap2::Mmap>,
+        /// Word offset of the first instruction not looked at.
+        next: usize,
+    },
 }
 
 impl std::fmt::Debug for Prefix {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("Prefix").field("words", &self.raw.len()).field("big_endian", &self.big_endian).finish()
+        match &self.kind {
+            Kind::Read {
+                raw, big_endian, ..
+            } => f
+                .debug_struct("Prefix")
+                .field("words", &raw.len())
+                .field("big_endian", big_endian)
+                .finish(),
+            Kind::Mapped { next, .. } => f
+                .debug_struct("Prefix")
+                .field("mapped_up_to", next)
+                .finish(),
+        }
     }
 }
 
@@ -63,7 +90,9 @@ fn fill(reader: &mut dyn Read, buf: &mut [u8]) -> std::io::Result<usize> {
 }
 
 fn le_words(bytes: &[u8]) -> impl Iterator<Item = u32> + '_ {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
 }
 
 /// Reads the prefix of a module (see the module docs); `matches` sees each prefix instruction in
@@ -75,18 +104,20 @@ pub fn read_lazily(
     matches: impl Fn(&[u32]) -> bool,
 ) -> std::io::Result<Result<Lazy>> {
     // Room for the whole file (pages are only used as the prefix fills them): no regrowing.
-    let mut raw: Vec<u32> = Vec::with_capacity(size_hint.map_or(0, |n| (n / 4).min(1 << 28) as usize));
+    let mut raw: Vec<u32> =
+        Vec::with_capacity(size_hint.map_or(0, |n| (n / 4).min(1 << 28) as usize));
     let mut buf = vec![0u8; CHUNK];
     let mut big_endian = None;
     let mut next = HEADER_WORDS;
     let mut scratch: Vec<u32> = Vec::new();
-    let whole = |raw: Vec<u32>, reader: &mut dyn Read, tail: &[u8]| -> std::io::Result<Result<Lazy>> {
-        // Rebuild the bytes read so far in front of the rest of the reader.
-        let mut bytes: Vec<u8> = raw.iter().flat_map(|w| w.to_le_bytes()).collect();
-        bytes.extend_from_slice(tail);
-        let mut chained = std::io::Cursor::new(bytes).chain(reader);
-        Module::read_from(&mut chained, size_hint).map(|r| r.map(Lazy::Whole))
-    };
+    let whole =
+        |raw: Vec<u32>, reader: &mut dyn Read, tail: &[u8]| -> std::io::Result<Result<Lazy>> {
+            // Rebuild the bytes read so far in front of the rest of the reader.
+            let mut bytes: Vec<u8> = raw.iter().flat_map(|w| w.to_le_bytes()).collect();
+            bytes.extend_from_slice(tail);
+            let mut chained = std::io::Cursor::new(bytes).chain(reader);
+            Module::read_from(&mut chained, size_hint).map(|r| r.map(Lazy::Whole))
+        };
     loop {
         let n = fill(&mut *reader, &mut buf)?;
         let whole_words = n / 4 * 4;
@@ -107,7 +138,11 @@ pub fn read_lazily(
         }
         let Some(be) = big_endian else { continue };
         while next < raw.len() {
-            let head = if be { raw[next].swap_bytes() } else { raw[next] };
+            let head = if be {
+                raw[next].swap_bytes()
+            } else {
+                raw[next]
+            };
             let wc = (head >> 16) as usize;
             if wc == 0 {
                 return whole(raw, &mut *reader, &[]);
@@ -116,7 +151,15 @@ pub fn read_lazily(
                 break; // the instruction continues in the next chunk
             }
             if ends(head & 0xffff) {
-                return Ok(Ok(Lazy::Prefix(Prefix { raw, big_endian: be, next, rest: reader })));
+                return Ok(Ok(Lazy::Prefix(Prefix {
+                    kind: Kind::Read {
+                        raw,
+                        big_endian: be,
+                        next,
+                        rest: reader,
+                    },
+                    source: None,
+                })));
             }
             let w = &raw[next..next + wc];
             let hit = if be {
@@ -127,111 +170,345 @@ pub fn read_lazily(
                 matches(w)
             };
             if hit {
-                return Ok(Ok(Lazy::Matched(Prefix { raw, big_endian: be, next, rest: reader })));
+                return Ok(Ok(Lazy::Matched(Prefix {
+                    kind: Kind::Read {
+                        raw,
+                        big_endian: be,
+                        next,
+                        rest: reader,
+                    },
+                    source: None,
+                })));
             }
             next += wc;
         }
     }
 }
 
+/// [`read_lazily`] for a module file that can be mapped ([`Module::map_file`]'s conditions):
+/// the prefix is looked at in the mapping, nothing is copied. `None`: the file cannot be mapped.
+pub fn map_lazily(
+    file: &std::fs::File,
+    ends: impl Fn(u32) -> bool,
+    matches: impl Fn(&[u32]) -> bool,
+) -> Option<Result<Lazy>> {
+    let map = std::sync::Arc::new(super::map_words(file)?);
+    let words = super::mapped_words(&map);
+    let mut next = HEADER_WORDS;
+    while next < words.len() {
+        let head = words[next];
+        let wc = (head >> 16) as usize;
+        if wc == 0 || next + wc > words.len() || matches(&words[next..next + wc]) {
+            break; // the whole module: its errors, or its markers
+        }
+        if ends(head & 0xffff) {
+            if words[4] != 0 || words.len() > u32::MAX as usize {
+                break; // a header error
+            }
+            return Some(Ok(Lazy::Prefix(Prefix {
+                kind: Kind::Mapped { map, next },
+                source: None,
+            })));
+        }
+        next += wc;
+    }
+    Some(Module::from_storage(super::Words::Mapped(map), false).map(Lazy::Whole))
+}
+
 impl Prefix {
+    /// Declares the file the rest is read from (a handle to the same open file), so that
+    /// [`Prefix::copy_file_to`] can copy it in the kernel.
+    pub fn set_source(&mut self, file: std::fs::File) {
+        self.source = Some(file);
+    }
+
+    /// Copies the module to `out`, a new empty file, as [`Prefix::copy_to`] does, but in the
+    /// kernel (`copy_file_range`) from the source file ([`Prefix::set_source`]) on a second
+    /// thread, while this one reads the rest and checks it as `copy_to` does. `Ok(false)`: nothing
+    /// was written, because there is no source file or the kernel cannot copy between these
+    /// files; use `copy_to`. On an error, what was written to `out` is to be discarded.
+    pub fn copy_file_to(&mut self, out: &std::fs::File) -> Result<bool> {
+        let Some(source) = self.source.take() else {
+            return Ok(false);
+        };
+        let Some(probe) = kernel_copy::probe(&source, out)? else {
+            return Ok(false);
+        };
+        let stop = std::sync::atomic::AtomicBool::new(false);
+        let (checked, copied) = std::thread::scope(|scope| {
+            let copier = scope.spawn(|| kernel_copy::rest(&source, out, probe, &stop));
+            let checked = self.check();
+            if checked.is_err() {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            (checked, copier.join())
+        });
+        let checked = checked?;
+        let copied = match copied {
+            Ok(c) => c.map_err(Error::Write)?,
+            Err(_) => return Err(Error::PostCondition("the copying thread panicked".into())),
+        };
+        if copied != checked {
+            return Err(Error::Io {
+                path: String::new(),
+                source: std::io::Error::other(format!(
+                    "the file changed while it was read ({checked} bytes read, {copied} bytes copied)"
+                )),
+            });
+        }
+        Ok(true)
+    }
+
     /// Reads the rest: the whole module.
-    pub fn into_module(mut self) -> std::io::Result<Result<Module>> {
-        let bytes: Vec<u8> = self.raw.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mut chained = std::io::Cursor::new(bytes).chain(&mut self.rest);
-        Module::read_from(&mut chained, None)
+    pub fn into_module(self) -> std::io::Result<Result<Module>> {
+        match self.kind {
+            Kind::Read { raw, mut rest, .. } => {
+                let bytes: Vec<u8> = raw.iter().flat_map(|w| w.to_le_bytes()).collect();
+                let mut chained = std::io::Cursor::new(bytes).chain(&mut rest);
+                Module::read_from(&mut chained, None)
+            }
+            Kind::Mapped { map, .. } => Ok(Module::from_storage(super::Words::Mapped(map), false)),
+        }
     }
 
     /// Copies the module to `out` unchanged (see the module docs). Write errors are
     /// [`Error::Write`]; read errors [`Error::Io`] with an empty path; a malformed rest the
     /// error [`Module`] would give.
-    pub fn copy_to<W: Write>(&mut self, out: &mut W) -> Result<()> {
-        let write = |out: &mut W, bytes: &[u8]| out.write_all(bytes).map_err(Error::Write);
-        let read_err = |e| Error::Io { path: String::new(), source: e };
-        let mut bytes = vec![0u8; CHUNK];
-        if cfg!(target_endian = "little") {
-            // `raw` holds the bytes as read.
-            // SAFETY: initialised u32 memory is valid as bytes; the length is the words' size.
-            let read = unsafe { std::slice::from_raw_parts(self.raw.as_ptr().cast::<u8>(), std::mem::size_of_val(&self.raw[..])) };
-            write(out, read)?;
-        } else {
-            for chunk in self.raw.chunks(CHUNK / 4) {
-                for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
-                    b.copy_from_slice(&w.to_le_bytes());
-                }
-                write(out, &bytes[..chunk.len() * 4])?;
+    /// Returns the number of bytes copied.
+    pub fn copy_to<W: Write>(&mut self, out: &mut W) -> Result<u64> {
+        match &mut self.kind {
+            Kind::Read {
+                raw,
+                big_endian,
+                next,
+                rest,
+            } => copy_read(raw, *big_endian, *next, &mut **rest, out),
+            Kind::Mapped { map, next } => {
+                let words = super::mapped_words(map);
+                check_boundaries(words, *next)?;
+                out.write_all(map.as_ref()).map_err(Error::Write)?;
+                Ok(map.len() as u64)
             }
         }
-        let host = |w: u32| if self.big_endian { w.swap_bytes() } else { w };
-        let mut next = self.next;
-        let (mut last_head, mut last_at) = (host(self.raw[next]), next);
-        // A word count of 0 is reported after the length check, as [`Module`] does: the rest is
-        // still read (not written) to learn the length.
-        let mut broken: Option<Error> = None;
-        let word_count_0 = |at: usize, head: u32| Error::Malformed {
-            offset: at,
-            opcode: inst::op_name(head & 0xffff),
-            message: "word count is 0".into(),
+    }
+
+    /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in bytes.
+    fn check(&mut self) -> Result<u64> {
+        match &mut self.kind {
+            Kind::Read { .. } => self.copy_to(&mut std::io::sink()),
+            Kind::Mapped { map, next } => {
+                check_boundaries(super::mapped_words(map), *next)?;
+                Ok(map.len() as u64)
+            }
+        }
+    }
+}
+
+/// The instruction boundaries from word `at` on, with [`Module`]'s errors.
+fn check_boundaries(words: &[u32], mut at: usize) -> Result<()> {
+    while at < words.len() {
+        let wc = (words[at] >> 16) as usize;
+        if wc == 0 || at + wc > words.len() {
+            return super::split(&words[..]).map(|_| ());
+        }
+        at += wc;
+    }
+    Ok(())
+}
+
+/// [`Prefix::copy_to`] of a module being read.
+fn copy_read<W: Write>(
+    raw: &[u32],
+    big_endian: bool,
+    next: usize,
+    rest: &mut dyn Read,
+    out: &mut W,
+) -> Result<u64> {
+    let write = |out: &mut W, bytes: &[u8]| out.write_all(bytes).map_err(Error::Write);
+    let read_err = |e| Error::Io {
+        path: String::new(),
+        source: e,
+    };
+    let mut bytes = vec![0u8; CHUNK];
+    if cfg!(target_endian = "little") {
+        // `raw` holds the bytes as read.
+        // SAFETY: initialised u32 memory is valid as bytes; the length is the words' size.
+        let read = unsafe {
+            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), std::mem::size_of_val(&raw[..]))
         };
-        // Boundaries inside the words already read (the prefix ends inside them).
-        while next < self.raw.len() {
-            let head = host(self.raw[next]);
-            if head >> 16 == 0 {
+        write(out, read)?;
+    } else {
+        for chunk in raw.chunks(CHUNK / 4) {
+            for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
+                b.copy_from_slice(&w.to_le_bytes());
+            }
+            write(out, &bytes[..chunk.len() * 4])?;
+        }
+    }
+    let host = |w: u32| if big_endian { w.swap_bytes() } else { w };
+    let mut next = next;
+    let (mut last_head, mut last_at) = (host(raw[next]), next);
+    // A word count of 0 is reported after the length check, as [`Module`] does: the rest is
+    // still read (not written) to learn the length.
+    let mut broken: Option<Error> = None;
+    let word_count_0 = |at: usize, head: u32| Error::Malformed {
+        offset: at,
+        opcode: inst::op_name(head & 0xffff),
+        message: "word count is 0".into(),
+    };
+    // Boundaries inside the words already read (the prefix ends inside them).
+    while next < raw.len() {
+        let head = host(raw[next]);
+        if head >> 16 == 0 {
+            broken = Some(word_count_0(next, head));
+            next = usize::MAX;
+            break;
+        }
+        (last_head, last_at) = (head, next);
+        next += (head >> 16) as usize;
+    }
+    // Word offset of the first word of `bytes` once filled. `fill` fills the whole chunk (a
+    // multiple of 4 bytes) until the input ends, so only the last chunk can end mid-word.
+    let mut base = raw.len();
+    loop {
+        let have = fill(rest, &mut bytes).map_err(read_err)?;
+        if broken.is_none() {
+            write(out, &bytes[..have])?;
+        }
+        let whole = have / 4;
+        // Instruction boundaries inside this chunk's whole words.
+        while next < base + whole {
+            let k = (next - base) * 4;
+            let head = host(u32::from_le_bytes([
+                bytes[k],
+                bytes[k + 1],
+                bytes[k + 2],
+                bytes[k + 3],
+            ]));
+            let wc = (head >> 16) as usize;
+            if wc == 0 {
                 broken = Some(word_count_0(next, head));
                 next = usize::MAX;
                 break;
             }
             (last_head, last_at) = (head, next);
-            next += (head >> 16) as usize;
+            next += wc;
         }
-        // Word offset of the first word of `bytes` once filled. `fill` fills the whole chunk (a
-        // multiple of 4 bytes) until the input ends, so only the last chunk can end mid-word.
-        let mut base = self.raw.len();
+        if have < bytes.len() {
+            // End of input.
+            let total = base * 4 + have;
+            if have % 4 != 0 {
+                return Err(Error::Binary(format!(
+                    "truncated SPIR-V module: {total} bytes is not a whole number of 32-bit words"
+                )));
+            }
+            if let Some(e) = broken {
+                return Err(e);
+            }
+            let end = base + whole;
+            if next != end {
+                let wc = (last_head >> 16) as usize;
+                return Err(Error::Malformed {
+                    offset: last_at,
+                    opcode: inst::op_name(last_head & 0xffff),
+                    message: format!(
+                        "word count {wc} runs past the end of the module ({} words left)",
+                        end - last_at
+                    ),
+                });
+            }
+            return Ok(total as u64);
+        }
+        base += whole;
+    }
+}
+
+/// `copy_file_range(2)`, by offsets (neither file's position moves).
+#[cfg(target_os = "linux")]
+mod kernel_copy {
+    use crate::error::{Error, Result};
+    use std::fs::File;
+    use std::os::unix::io::AsRawFd;
+    use std::sync::atomic::{AtomicBool, Ordering};
+
+    /// Bytes per call: small enough to stop soon after the check fails.
+    const STEP: usize = 8 << 20;
+
+    /// Copies up to `len` bytes from offset `at` of `src` to the same offset of `dst`.
+    fn copy(src: &File, dst: &File, at: u64, len: usize) -> std::io::Result<u64> {
+        let mut off_in = at as libc::loff_t;
+        let mut off_out = at as libc::loff_t;
         loop {
-            let have = fill(&mut *self.rest, &mut bytes).map_err(read_err)?;
-            if broken.is_none() {
-                write(out, &bytes[..have])?;
+            // SAFETY: two open descriptors and two offsets that live across the call.
+            let n = unsafe {
+                libc::copy_file_range(
+                    src.as_raw_fd(),
+                    &mut off_in,
+                    dst.as_raw_fd(),
+                    &mut off_out,
+                    len,
+                    0,
+                )
+            };
+            if n >= 0 {
+                return Ok(n as u64);
             }
-            let whole = have / 4;
-            // Instruction boundaries inside this chunk's whole words.
-            while next < base + whole {
-                let k = (next - base) * 4;
-                let head = host(u32::from_le_bytes([bytes[k], bytes[k + 1], bytes[k + 2], bytes[k + 3]]));
-                let wc = (head >> 16) as usize;
-                if wc == 0 {
-                    broken = Some(word_count_0(next, head));
-                    next = usize::MAX;
-                    break;
-                }
-                (last_head, last_at) = (head, next);
-                next += wc;
+            let e = std::io::Error::last_os_error();
+            if e.kind() != std::io::ErrorKind::Interrupted {
+                return Err(e);
             }
-            if have < bytes.len() {
-                // End of input.
-                let total = base * 4 + have;
-                if have % 4 != 0 {
-                    return Err(Error::Binary(format!(
-                        "truncated SPIR-V module: {total} bytes is not a whole number of 32-bit words"
-                    )));
-                }
-                if let Some(e) = broken {
-                    return Err(e);
-                }
-                let end = base + whole;
-                if next != end {
-                    let wc = (last_head >> 16) as usize;
-                    return Err(Error::Malformed {
-                        offset: last_at,
-                        opcode: inst::op_name(last_head & 0xffff),
-                        message: format!(
-                            "word count {wc} runs past the end of the module ({} words left)",
-                            end - last_at
-                        ),
-                    });
-                }
-                return Ok(());
-            }
-            base += whole;
         }
+    }
+
+    /// Copies the first bytes; `None` if the kernel cannot copy between these files (nothing
+    /// written), else the number of bytes copied.
+    pub fn probe(src: &File, dst: &File) -> Result<Option<u64>> {
+        match copy(src, dst, 0, 64 << 10) {
+            Ok(0) => Ok(None),
+            Ok(n) => Ok(Some(n)),
+            Err(e)
+                if matches!(
+                    e.raw_os_error(),
+                    Some(
+                        libc::ENOSYS
+                            | libc::EXDEV
+                            | libc::EINVAL
+                            | libc::EOPNOTSUPP
+                            | libc::EBADF
+                            | libc::EPERM
+                    )
+                ) =>
+            {
+                Ok(None)
+            }
+            Err(e) => Err(Error::Write(e)),
+        }
+    }
+
+    /// Copies from offset `from` to the end of `src` (or until `stop`); returns the offset reached.
+    pub fn rest(src: &File, dst: &File, from: u64, stop: &AtomicBool) -> std::io::Result<u64> {
+        let mut at = from;
+        while !stop.load(Ordering::Relaxed) {
+            match copy(src, dst, at, STEP)? {
+                0 => break,
+                n => at += n,
+            }
+        }
+        Ok(at)
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod kernel_copy {
+    use crate::error::Result;
+    use std::fs::File;
+    use std::sync::atomic::AtomicBool;
+
+    pub fn probe(_: &File, _: &File) -> Result<Option<u64>> {
+        Ok(None)
+    }
+
+    pub fn rest(_: &File, _: &File, from: u64, _: &AtomicBool) -> std::io::Result<u64> {
+        Ok(from)
     }
 }
