@@ -83,7 +83,11 @@ fn main() -> ExitCode {
 
 fn process(bytes: &[u8], name: &str, mode: SpecConstMode) -> spec_link::Result<spec_link::Output> {
     let inputs = [Input::from_bytes(name.to_string(), bytes.to_vec())];
-    let options = Options { mode, validation: Validation::Never, ..Default::default() };
+    let options = Options {
+        mode,
+        validation: Validation::Never,
+        ..Default::default()
+    };
     spec_link::process(&inputs, &options)
 }
 
@@ -93,37 +97,78 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
     let mut push = |stage, (median, min)| rows.push(Row { stage, median, min });
 
     // Stages, each fed by the results of the ones before (computed outside the timing).
-    push("read file (fs::read)", time(runs, || std::fs::read(input).map(|b| b.len()).unwrap_or(0)));
-    push("load + split (Module::from_bytes)", time(runs, || Module::from_bytes(&bytes).map(|m| m.len())));
+    push(
+        "read file (fs::read)",
+        time(runs, || std::fs::read(input).map(|b| b.len()).unwrap_or(0)),
+    );
+    push(
+        "load + split (Module::from_bytes)",
+        time(runs, || Module::from_bytes(&bytes).map(|m| m.len())),
+    );
     let module = Module::from_bytes(&bytes)?;
-    push("index (Index::build)", time(runs, || Index::build(&module).map(|x| x.functions.len())));
+    push(
+        "index (Index::build)",
+        time(runs, || Index::build(&module).map(|x| x.functions.len())),
+    );
     let index = Index::build(&module)?;
-    push("find markers (markers::find_markers)", time(runs, || markers::find_markers(&module, &index)));
+    push(
+        "find markers (markers::find_markers)",
+        time(runs, || markers::find_markers(&module, &index)),
+    );
     let found = markers::find_markers(&module, &index)?;
     push(
         "assign (specmap::build, native)",
-        time(runs, || specmap::build(&module, &index, &found.calls, specmap::Numbering::Native)),
+        time(runs, || {
+            specmap::build(&module, &index, &found.calls, specmap::Numbering::Native)
+        }),
     );
     push(
         "write unedited (Module::write_to a sink)",
-        time(runs, || module.write_to(&mut std::io::sink(), index.names_end, index.annotation_end, index.globals_end).map(|_| 0)),
+        time(runs, || {
+            module
+                .write_to(
+                    &mut std::io::sink(),
+                    index.names_end,
+                    index.annotation_end,
+                    index.globals_end,
+                )
+                .map(|_| 0)
+        }),
     );
     // Whole runs (input copied into an `Input`, as the binary does after reading the file).
-    push("copy input bytes (to_vec, part of process below)", time(runs, || bytes.to_vec()));
-    push("process native", time(runs, || process(&bytes, &name, SpecConstMode::Native).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))));
+    push(
+        "copy input bytes (to_vec, part of process below)",
+        time(runs, || bytes.to_vec()),
+    );
+    push(
+        "process native",
+        time(runs, || {
+            process(&bytes, &name, SpecConstMode::Native)
+                .map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))
+        }),
+    );
     push(
         "process emulation",
-        time(runs, || process(&bytes, &name, SpecConstMode::Emulation).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))),
+        time(runs, || {
+            process(&bytes, &name, SpecConstMode::Emulation)
+                .map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))
+        }),
     );
     let pt_path = input.with_file_name(format!(
         "{}-passthrough.spv",
-        input.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default()
+        input
+            .file_stem()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default()
     ));
     let pt = std::fs::read(&pt_path).ok();
     if let Some(pt) = &pt {
         push(
             "process pass-through (-passthrough.spv)",
-            time(runs, || process(pt, &name, SpecConstMode::Native).map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))),
+            time(runs, || {
+                process(pt, &name, SpecConstMode::Native)
+                    .map(|o| o.module.write_to(&mut std::io::sink()).map(|_| o.calls))
+            }),
         );
     }
     let out = process(&bytes, &name, SpecConstMode::Native)?;
@@ -140,7 +185,10 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
         out.spec_map.constants.len()
     );
     if pt.is_none() {
-        println!("(no {} beside it: pass-through not timed)", pt_path.display());
+        println!(
+            "(no {} beside it: pass-through not timed)",
+            pt_path.display()
+        );
     }
     println!();
     println!("| stage | median ms | min ms | MB/s (median) |");

@@ -17,10 +17,10 @@
 
 use crate::error::{Error, Result};
 use crate::markers::Markers;
+use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::{Capability, Decoration, Op, StorageClass};
-use crate::module::idhash::{IdBits, IdSet, IdTable};
 
 /// Names and decorations (they do not keep an id alive): OpName 5, OpMemberName 6, OpDecorate 71,
 /// OpMemberDecorate 72, OpDecorateString 5632, OpMemberDecorateString 5633.
@@ -77,11 +77,14 @@ impl Dce<'_> {
     }
 }
 
-
 /// Removes what lowering made dead (see the module docs).
 pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
     let budget = module.word_count() * 4;
-    let mut dce = Dce { index, count: IdTable::new(module.bound(), budget), removed_globals: IdSet::default() };
+    let mut dce = Dce {
+        index,
+        count: IdTable::new(module.bound(), budget),
+        removed_globals: IdSet::default(),
+    };
 
     // 1. Candidates.
     let mut seeds: Vec<u32> = Vec::new();
@@ -176,7 +179,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     let appended = module.appended_globals().to_vec();
     let mut at = 0;
     while at < appended.len() {
-        let n = ((appended[at] >> 16) as usize).max(1).min(appended.len() - at);
+        let n = ((appended[at] >> 16) as usize)
+            .max(1)
+            .min(appended.len() - at);
         count_in(&appended[at..at + n], &mut dce.count);
         at += n;
     }
@@ -245,13 +250,19 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     if !dce.removed_globals.is_empty() {
         for &e in &index.entry_points {
             let Some(w) = module.inst(e) else { continue };
-            let Some(n) = inst::string_len(&w[3..]) else { continue };
+            let Some(n) = inst::string_len(&w[3..]) else {
+                continue;
+            };
             let keep = 3 + n;
             if !w[keep..].iter().any(|x| dce.removed_globals.contains(x)) {
                 continue;
             }
             let mut new: Vec<u32> = w[..keep].to_vec();
-            new.extend(w[keep..].iter().filter(|x| !dce.removed_globals.contains(x)));
+            new.extend(
+                w[keep..]
+                    .iter()
+                    .filter(|x| !dce.removed_globals.contains(x)),
+            );
             new[0] = inst::head(Op::EntryPoint, new.len());
             module.replace(e, new);
         }
@@ -265,7 +276,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
                 index.display_name(f)
             )));
         }
-        let Some(&k) = index.function_by_id.get(&f) else { continue };
+        let Some(&k) = index.function_by_id.get(&f) else {
+            continue;
+        };
         let func = &index.functions[k];
         for i in func.start..=func.end {
             module.remove(i);
@@ -297,9 +310,18 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 fn check_no_markers(module: &Module, index: &Index, markers: &Markers) -> Result<()> {
     let set: IdSet<u32> = markers.functions.iter().copied().collect();
     for &f in &markers.functions {
-        let Some(&k) = index.function_by_id.get(&f) else { continue };
-        if index.functions.get(k).is_some_and(|func| module.inst(func.start).is_some()) {
-            return Err(Error::PostCondition(format!("marker {} survived lowering", index.display_name(f))));
+        let Some(&k) = index.function_by_id.get(&f) else {
+            continue;
+        };
+        if index
+            .functions
+            .get(k)
+            .is_some_and(|func| module.inst(func.start).is_some())
+        {
+            return Err(Error::PostCondition(format!(
+                "marker {} survived lowering",
+                index.display_name(f)
+            )));
         }
     }
     for call in index.calls.iter().filter(|c| set.contains(&c.callee)) {

@@ -13,10 +13,10 @@
 //! C layout (images, samplers, runtime arrays, …) are an error naming the type.
 
 use crate::error::{Error, Result};
+use crate::module::idhash::IdMap;
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::Op;
-use crate::module::idhash::IdMap;
 
 /// Deepest type nesting accepted.
 pub const MAX_DEPTH: usize = 64;
@@ -25,12 +25,29 @@ pub const MAX_DEPTH: usize = 64;
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum TypeKind {
     Bool,
-    Int { bits: u32, signed: bool },
-    Float { bits: u32 },
-    Vector { elem: u32, count: u32 },
-    Array { elem: u32, count: u64 },
-    Struct { members: Vec<u32>, packed: bool },
-    Pointer { pointee: u32, storage: u32 },
+    Int {
+        bits: u32,
+        signed: bool,
+    },
+    Float {
+        bits: u32,
+    },
+    Vector {
+        elem: u32,
+        count: u32,
+    },
+    Array {
+        elem: u32,
+        count: u64,
+    },
+    Struct {
+        members: Vec<u32>,
+        packed: bool,
+    },
+    Pointer {
+        pointee: u32,
+        storage: u32,
+    },
     /// Anything else, with its opcode (for messages).
     Other(u32),
 }
@@ -55,7 +72,11 @@ fn err(msg: String) -> Error {
 
 impl<'m> Layout<'m> {
     pub fn new(module: &'m Module, index: &'m Index) -> Self {
-        Layout { module, index, memo: IdMap::default() }
+        Layout {
+            module,
+            index,
+            memo: IdMap::default(),
+        }
     }
 
     /// The current words of the instruction defining `id`.
@@ -80,7 +101,10 @@ impl<'m> Layout<'m> {
         let op = w[0] & 0xffff;
         let need = |n: usize| {
             if w.len() < n {
-                Err(err(format!("malformed type %{id}: {} has too few operands", inst::op_name(op))))
+                Err(err(format!(
+                    "malformed type %{id}: {} has too few operands",
+                    inst::op_name(op)
+                )))
             } else {
                 Ok(())
             }
@@ -89,7 +113,10 @@ impl<'m> Layout<'m> {
             Some(Op::TypeBool) => TypeKind::Bool,
             Some(Op::TypeInt) => {
                 need(4)?;
-                TypeKind::Int { bits: w[2], signed: w[3] != 0 }
+                TypeKind::Int {
+                    bits: w[2],
+                    signed: w[3] != 0,
+                }
             }
             Some(Op::TypeFloat) => {
                 need(3)?;
@@ -97,11 +124,17 @@ impl<'m> Layout<'m> {
             }
             Some(Op::TypeVector) => {
                 need(4)?;
-                TypeKind::Vector { elem: w[2], count: w[3] }
+                TypeKind::Vector {
+                    elem: w[2],
+                    count: w[3],
+                }
             }
             Some(Op::TypeArray) => {
                 need(4)?;
-                TypeKind::Array { elem: w[2], count: self.constant_u64(w[3])? }
+                TypeKind::Array {
+                    elem: w[2],
+                    count: self.constant_u64(w[3])?,
+                }
             }
             Some(Op::TypeStruct) => TypeKind::Struct {
                 members: w[2..].to_vec(),
@@ -109,7 +142,10 @@ impl<'m> Layout<'m> {
             },
             Some(Op::TypePointer) => {
                 need(4)?;
-                TypeKind::Pointer { pointee: w[3], storage: w[2] }
+                TypeKind::Pointer {
+                    pointee: w[3],
+                    storage: w[2],
+                }
             }
             _ => TypeKind::Other(op),
         })
@@ -119,14 +155,15 @@ impl<'m> Layout<'m> {
     pub fn constant_u64(&self, id: u32) -> Result<u64> {
         let w = self.words(id)?;
         if w[0] & 0xffff != Op::Constant as u32 || w.len() < 4 {
-            return Err(err(format!("array length %{id} is not an integer constant")));
+            return Err(err(format!(
+                "array length %{id} is not an integer constant"
+            )));
         }
         Ok(match w.len() {
             4 => w[3] as u64,
             _ => w[3] as u64 | (w[4] as u64) << 32,
         })
     }
-
 
     /// Size and alignment of type `id`.
     pub fn size_align(&mut self, id: u32) -> Result<SizeAlign> {
@@ -138,14 +175,18 @@ impl<'m> Layout<'m> {
             return Ok(*sa);
         }
         if depth > MAX_DEPTH {
-            return Err(err(format!("type %{id} is nested more than {MAX_DEPTH} levels deep")));
+            return Err(err(format!(
+                "type %{id} is nested more than {MAX_DEPTH} levels deep"
+            )));
         }
         let overflow = || err(format!("the size of type %{id} overflows 64 bits"));
         let sa = match self.kind(id)? {
             TypeKind::Bool => SizeAlign { size: 1, align: 1 },
             TypeKind::Int { bits, .. } | TypeKind::Float { bits } => {
                 if bits == 0 || bits % 8 != 0 || bits > 64 {
-                    return Err(err(format!("type %{id} has an unsupported width of {bits} bits")));
+                    return Err(err(format!(
+                        "type %{id} has an unsupported width of {bits} bits"
+                    )));
                 }
                 let b = (bits / 8) as u64;
                 SizeAlign { size: b, align: b }
@@ -154,8 +195,14 @@ impl<'m> Layout<'m> {
                 let e = self.size_align_at(elem, depth + 1)?;
                 let n = if count == 3 { 4 } else { count as u64 };
                 let size = e.size.checked_mul(n).ok_or_else(overflow)?;
-                let align = size.checked_next_power_of_two().ok_or_else(overflow)?.max(1);
-                SizeAlign { size: align.max(size), align }
+                let align = size
+                    .checked_next_power_of_two()
+                    .ok_or_else(overflow)?
+                    .max(1);
+                SizeAlign {
+                    size: align.max(size),
+                    align,
+                }
             }
             TypeKind::Array { elem, count } => {
                 let e = self.size_align_at(elem, depth + 1)?;
@@ -202,7 +249,9 @@ impl<'m> Layout<'m> {
             offset = offset.checked_add(sa.size).ok_or_else(overflow)?;
             align = align.max(a);
         }
-        let size = offset.checked_next_multiple_of(align).ok_or_else(overflow)?;
+        let size = offset
+            .checked_next_multiple_of(align)
+            .ok_or_else(overflow)?;
         Ok((size, align, offsets))
     }
 
@@ -223,7 +272,9 @@ impl<'m> Layout<'m> {
     /// Byte offsets of a struct's members.
     pub fn member_offsets(&mut self, id: u32) -> Result<Vec<u64>> {
         match self.kind(id)? {
-            TypeKind::Struct { members, packed } => Ok(self.struct_layout(id, &members, packed, 0)?.2),
+            TypeKind::Struct { members, packed } => {
+                Ok(self.struct_layout(id, &members, packed, 0)?.2)
+            }
             _ => Err(err(format!("type %{id} is not a struct"))),
         }
     }
@@ -267,8 +318,12 @@ impl<'m> Layout<'m> {
             Ok(TypeKind::Bool) => "bool".into(),
             Ok(TypeKind::Int { bits, .. }) => format!("i{bits}"),
             Ok(TypeKind::Float { bits }) => format!("f{bits}"),
-            Ok(TypeKind::Vector { elem, count }) => format!("<{count} x {}>", self.display_at(elem, depth + 1)),
-            Ok(TypeKind::Array { elem, count }) => format!("[{count} x {}]", self.display_at(elem, depth + 1)),
+            Ok(TypeKind::Vector { elem, count }) => {
+                format!("<{count} x {}>", self.display_at(elem, depth + 1))
+            }
+            Ok(TypeKind::Array { elem, count }) => {
+                format!("[{count} x {}]", self.display_at(elem, depth + 1))
+            }
             Ok(TypeKind::Struct { members, packed }) => {
                 let name = self
                     .index
@@ -276,11 +331,16 @@ impl<'m> Layout<'m> {
                     .get(&id)
                     .map(|n| String::from_utf8_lossy(n).into_owned())
                     .unwrap_or_else(|| "struct".into());
-                let inner: Vec<String> = members.iter().map(|&m| self.display_at(m, depth + 1)).collect();
+                let inner: Vec<String> = members
+                    .iter()
+                    .map(|&m| self.display_at(m, depth + 1))
+                    .collect();
                 let (l, r) = if packed { ("<{ ", " }>") } else { ("{ ", " }") };
                 format!("{name} {l}{}{r}", inner.join(", "))
             }
-            Ok(TypeKind::Pointer { pointee, .. }) => format!("{}*", self.display_at(pointee, depth + 1)),
+            Ok(TypeKind::Pointer { pointee, .. }) => {
+                format!("{}*", self.display_at(pointee, depth + 1))
+            }
             Ok(TypeKind::Other(op)) => inst::op_name(op),
             Err(_) => format!("%{id}"),
         }

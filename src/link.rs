@@ -26,11 +26,11 @@
 
 use crate::error::{Error, Result};
 use crate::markers::is_marker_name;
+use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::{Defs, Index};
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
 use spirv::{Decoration, Op, StorageClass};
-use crate::module::idhash::{IdMap, IdSet};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Linking options.
@@ -120,7 +120,12 @@ struct FirstSeen {
 
 impl FirstSeen {
     /// The first slot whose `key` equals slot `n`'s, or `None` (and `n` is recorded).
-    fn first(&mut self, n: usize, key: &[u32], key_of: impl Fn(usize) -> Vec<u32>) -> Option<usize> {
+    fn first(
+        &mut self,
+        n: usize,
+        key: &[u32],
+        key_of: impl Fn(usize) -> Vec<u32>,
+    ) -> Option<usize> {
         use std::hash::BuildHasher;
         let h = crate::module::idhash::IdBuild::default().hash_one(key);
         match self.by_hash.get(&h) {
@@ -141,7 +146,9 @@ impl FirstSeen {
 }
 
 fn arena_overflow() -> Error {
-    Error::Link(vec!["the linked module is too large (more than 2^32 words)".into()])
+    Error::Link(vec![
+        "the linked module is too large (more than 2^32 words)".into(),
+    ])
 }
 
 impl Insts {
@@ -165,8 +172,11 @@ impl Insts {
     }
 
     fn input(&self, n: usize) -> usize {
-        let k = self.input_runs.partition_point(|&(first, _)| first as usize <= n);
-        k.checked_sub(1).map_or(0, |k| self.input_runs[k].1 as usize)
+        let k = self
+            .input_runs
+            .partition_point(|&(first, _)| first as usize <= n);
+        k.checked_sub(1)
+            .map_or(0, |k| self.input_runs[k].1 as usize)
     }
 
     /// Position of the result id of the (first) instruction of slot `n`.
@@ -176,7 +186,8 @@ impl Insts {
     }
 
     fn result(&self, n: usize) -> Option<u32> {
-        self.result_pos(n).and_then(|p| self.words(n).get(p).copied())
+        self.result_pos(n)
+            .and_then(|p| self.words(n).get(p).copied())
     }
 
     /// Appends words and use positions to the arenas; returns the slot.
@@ -187,13 +198,27 @@ impl Insts {
         self.uses.extend(uses.into_iter().map(|p| p as u16));
         u32::try_from(self.words.len()).map_err(|_| arena_overflow())?;
         let uses_len = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())? - uses_start;
-        Ok(Slot { start, len: words.len() as u32, uses_start, uses_len })
+        Ok(Slot {
+            start,
+            len: words.len() as u32,
+            uses_start,
+            uses_len,
+        })
     }
 
-    fn push(&mut self, words: &[u32], uses: impl IntoIterator<Item = usize>, input: usize) -> Result<usize> {
+    fn push(
+        &mut self,
+        words: &[u32],
+        uses: impl IntoIterator<Item = usize>,
+        input: usize,
+    ) -> Result<usize> {
         let slot = self.store(words, uses)?;
         let n = self.slots.len();
-        if self.input_runs.last().is_none_or(|&(_, k)| k as usize != input) {
+        if self
+            .input_runs
+            .last()
+            .is_none_or(|&(_, k)| k as usize != input)
+        {
             self.input_runs.push((n as u32, input as u32));
         }
         self.slots.push(slot);
@@ -201,7 +226,12 @@ impl Insts {
     }
 
     /// Replaces the words (one or several instructions) and use positions of slot `n`.
-    fn set(&mut self, n: usize, words: &[u32], uses: impl IntoIterator<Item = usize>) -> Result<()> {
+    fn set(
+        &mut self,
+        n: usize,
+        words: &[u32],
+        uses: impl IntoIterator<Item = usize>,
+    ) -> Result<()> {
         self.slots[n] = self.store(words, uses)?;
         Ok(())
     }
@@ -247,7 +277,9 @@ fn section_of(op: u32, in_functions: bool) -> Section {
         Some(Op::MemoryModel) => Section::MemoryModel,
         Some(Op::EntryPoint) => Section::EntryPoint,
         Some(Op::ExecutionMode | Op::ExecutionModeId) => Section::ExecutionMode,
-        Some(Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued) => Section::DebugSource,
+        Some(Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued) => {
+            Section::DebugSource
+        }
         Some(Op::Name | Op::MemberName) => Section::DebugName,
         Some(Op::ModuleProcessed) => Section::DebugModuleProcessed,
         Some(
@@ -271,9 +303,15 @@ fn is_decoration(w: &[u32], d: Decoration) -> bool {
 
 fn is_dedupable_global(op: u32) -> bool {
     (Op::TypeVoid as u32..=Op::TypePipe as u32).contains(&op) && op != Op::TypeForwardPointer as u32
-        || [Op::Constant, Op::ConstantTrue, Op::ConstantFalse, Op::ConstantNull, Op::ConstantComposite]
-            .iter()
-            .any(|&o| o as u32 == op)
+        || [
+            Op::Constant,
+            Op::ConstantTrue,
+            Op::ConstantFalse,
+            Op::ConstantNull,
+            Op::ConstantComposite,
+        ]
+        .iter()
+        .any(|&o| o as u32 == op)
 }
 
 /// Follows replacement chains to the final id.
@@ -331,7 +369,9 @@ impl Linker {
         self.generator.get_or_insert(input.module.generator());
         let first_function = input.index.globals_end;
         for i in 0..input.module.len() {
-            let Some(w) = input.module.inst(i) else { continue };
+            let Some(w) = input.module.inst(i) else {
+                continue;
+            };
             let op = w[0] & 0xffff;
             let Some(uses) = input.index.id_use_positions(input.module, w) else {
                 self.errors.push(format!(
@@ -342,7 +382,8 @@ impl Linker {
                 ));
                 continue;
             };
-            let result_pos = inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }));
+            let result_pos =
+                inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }));
             let n = self.insts.push(w, uses.iter().copied(), k)?;
             let words = self.insts.words_mut(n);
             for &p in uses.iter().chain(result_pos.iter()) {
@@ -355,12 +396,28 @@ impl Linker {
 
     /// Steps 2–7 (see the module docs); returns the module's words.
     pub fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
-        let Linker { mut insts, mut sections, total, names, versions, generator, errors } = self;
+        let Linker {
+            mut insts,
+            mut sections,
+            total,
+            names,
+            versions,
+            generator,
+            errors,
+        } = self;
         if !errors.is_empty() {
             return Err(Error::Link(errors));
         }
         let inputs: Vec<Named> = names.iter().map(|n| Named { name: n }).collect();
-        finish(&mut insts, &mut sections, total.max(1) as u32, &inputs, &versions, generator.unwrap_or(0), options)
+        finish(
+            &mut insts,
+            &mut sections,
+            total.max(1) as u32,
+            &inputs,
+            &versions,
+            generator.unwrap_or(0),
+            options,
+        )
     }
 }
 
@@ -431,7 +488,9 @@ fn finish(
     // Decorations (target masked) of the types and constants that may be deduplicated, to tell
     // apart those that only differ in decorations. Only those ids are collected.
     let dedupable: IdSet<u32> = (0..insts.len())
-        .filter(|&n| sections[n] == Section::Global && is_dedupable_global(insts.words(n)[0] & 0xffff))
+        .filter(|&n| {
+            sections[n] == Section::Global && is_dedupable_global(insts.words(n)[0] & 0xffff)
+        })
         .filter_map(|n| insts.result(n))
         .collect();
     let mut decorations_of: IdMap<u32, Vec<Vec<u32>>> = IdMap::default();
@@ -485,11 +544,15 @@ fn finish(
     let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
     for n in 0..insts.len() {
         let w = insts.words(n);
-        if sections[n] == Section::Annotation && is_decoration(w, Decoration::LinkageAttributes)
-        {
+        if sections[n] == Section::Annotation && is_decoration(w, Decoration::LinkageAttributes) {
             if let Some((name, len)) = inst::read_string(&w[3..]) {
                 let kind = w.get(3 + len).copied().unwrap_or(0);
-                symbols.entry(name).or_default().push(Sym { id: w[1], input: insts.input(n), kind, decoration: n });
+                symbols.entry(name).or_default().push(Sym {
+                    id: w[1],
+                    input: insts.input(n),
+                    kind,
+                    decoration: n,
+                });
             }
         }
     }
@@ -503,7 +566,11 @@ fn finish(
         let n = def_of.get(&id)?;
         let w = insts.words(n);
         let op = w[0] & 0xffff;
-        let ty = if op == Op::Function as u32 { *w.get(4)? } else { *w.get(1)? };
+        let ty = if op == Op::Function as u32 {
+            *w.get(4)?
+        } else {
+            *w.get(1)?
+        };
         Some(resolve(replace, ty))
     };
     let mut removed_symbols: IdSet<u32> = IdSet::default();
@@ -521,12 +588,18 @@ fn finish(
         let imports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 1).collect();
         if exports.len() > 1 {
             let files: Vec<&str> = exports.iter().map(|s| inputs[s.input].name).collect();
-            link_errors.push(format!("symbol \"{shown}\" is exported by {}", files.join(" and ")));
+            link_errors.push(format!(
+                "symbol \"{shown}\" is exported by {}",
+                files.join(" and ")
+            ));
             continue;
         }
         // The definition imports resolve to: the Export, else the first LinkOnceODR.
         let definition = exports.first().copied().or(odr.first().copied());
-        for dup in odr.iter().filter(|s| Some(s.id) != definition.map(|d| d.id)) {
+        for dup in odr
+            .iter()
+            .filter(|s| Some(s.id) != definition.map(|d| d.id))
+        {
             replace.insert(dup.id, definition.map_or(dup.id, |d| d.id));
             removed_symbols.insert(dup.id);
             drop.insert(dup.decoration);
@@ -534,16 +607,31 @@ fn finish(
         let Some(def) = definition else {
             if is_marker_name(name) || imports.is_empty() {
                 // Marker imports are consumed by lowering; merge repeated declarations.
-                merge_same_type_imports(&imports, &type_of, &mut replace, &mut removed_symbols, &mut drop);
+                merge_same_type_imports(
+                    &imports,
+                    &type_of,
+                    &mut replace,
+                    &mut removed_symbols,
+                    &mut drop,
+                );
                 continue;
             }
             if options.allow_partial {
-                merge_same_type_imports(&imports, &type_of, &mut replace, &mut removed_symbols, &mut drop);
+                merge_same_type_imports(
+                    &imports,
+                    &type_of,
+                    &mut replace,
+                    &mut removed_symbols,
+                    &mut drop,
+                );
                 report.unresolved.push(shown.into_owned());
                 continue;
             }
             let files: Vec<&str> = imports.iter().map(|s| inputs[s.input].name).collect();
-            link_errors.push(format!("unresolved symbol \"{shown}\" (imported by {})", files.join(", ")));
+            link_errors.push(format!(
+                "unresolved symbol \"{shown}\" (imported by {})",
+                files.join(", ")
+            ));
             continue;
         };
         let def_ty = type_of(def.id, &replace);
@@ -598,7 +686,10 @@ fn finish(
     if !options.create_library {
         // Exports nobody imports lose their linkage too (spirv-link's behaviour).
         for syms in symbols.values() {
-            for s in syms.iter().filter(|s| s.kind != 1 && !removed_symbols.contains(&s.id)) {
+            for s in syms
+                .iter()
+                .filter(|s| s.kind != 1 && !removed_symbols.contains(&s.id))
+            {
                 drop.insert(s.decoration);
             }
         }
@@ -633,10 +724,14 @@ fn finish(
     let mut spec_users: BTreeMap<u32, Vec<(usize, usize)>> = BTreeMap::new(); // SpecId → (input, inst)
     for n in 0..insts.len() {
         let w = insts.words(n);
-        if sections[n] == Section::Annotation && is_decoration(w, Decoration::SpecId)
+        if sections[n] == Section::Annotation
+            && is_decoration(w, Decoration::SpecId)
             && !drop.contains(&n)
         {
-            spec_users.entry(w[3]).or_default().push((insts.input(n), n));
+            spec_users
+                .entry(w[3])
+                .or_default()
+                .push((insts.input(n), n));
         }
     }
     let mut used: BTreeSet<u32> = spec_users.keys().copied().collect();
@@ -665,7 +760,11 @@ fn finish(
                     }
                     used.insert(t);
                     fresh_of.insert(k, t);
-                    report.renumbered.push(Renumbered { input: inputs[k].name.to_string(), from: id, to: t });
+                    report.renumbered.push(Renumbered {
+                        input: inputs[k].name.to_string(),
+                        from: id,
+                        to: t,
+                    });
                     t
                 }
             };
@@ -682,7 +781,11 @@ fn finish(
     // Adapted variables: `%import = OpSpecConstantOp %import_type Bitcast %export`, after every
     // global (the export may come from a later input).
     for &(imp, ty, def) in &adapt_vars {
-        insts.push(&inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]), [1, 4], 0)?;
+        insts.push(
+            &inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]),
+            [1, 4],
+            0,
+        )?;
         sections.push(Section::Global);
     }
 
@@ -694,7 +797,9 @@ fn finish(
                 continue;
             }
             let old = insts.words(n);
-            let Some((_, len)) = old.get(3..).and_then(inst::read_string) else { continue };
+            let Some((_, len)) = old.get(3..).and_then(inst::read_string) else {
+                continue;
+            };
             let head = 3 + len;
             let mut words: Vec<u32> = old[..head].to_vec();
             for &x in &old[head..] {
@@ -712,22 +817,34 @@ fn finish(
     // Calls to adapted imports: bitcast the arguments (and the result) whose pointer types differ.
     for &(imp, imp_ty, def_ty) in &adapt {
         let sig = |t: u32| -> Vec<u32> {
-            def_of.get(&t).map_or(Vec::new(), |n| insts.words(n)[2..].iter().map(|&x| resolve(&replace, x)).collect())
+            def_of.get(&t).map_or(Vec::new(), |n| {
+                insts.words(n)[2..]
+                    .iter()
+                    .map(|&x| resolve(&replace, x))
+                    .collect()
+            })
         };
         let (want, have) = (sig(def_ty), sig(imp_ty)); // [return, params…]
         for n in 0..insts.len() {
             let w = insts.words(n).to_vec();
-            if sections[n] != Section::Function || w[0] & 0xffff != Op::FunctionCall as u32 || w.get(3) != Some(&imp) {
+            if sections[n] != Section::Function
+                || w[0] & 0xffff != Op::FunctionCall as u32
+                || w.get(3) != Some(&imp)
+            {
                 continue;
             }
             let mut words = Vec::new();
             let mut uses = Vec::new();
             let mut call = w.clone();
             for (k, arg) in w[4..].iter().enumerate() {
-                let (Some(&to), Some(&from)) = (want.get(k + 1), have.get(k + 1)) else { continue };
+                let (Some(&to), Some(&from)) = (want.get(k + 1), have.get(k + 1)) else {
+                    continue;
+                };
                 if to != from {
                     let id = bound;
-                    bound = bound.checked_add(1).ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
+                    bound = bound
+                        .checked_add(1)
+                        .ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
                     uses.extend([words.len() + 1, words.len() + 3]);
                     words.extend(inst::build(Op::Bitcast, &[to, id, *arg]));
                     call[4 + k] = id;
@@ -738,7 +855,9 @@ fn finish(
             if ret_differs {
                 call[1] = want[0];
                 call[2] = bound;
-                bound = bound.checked_add(1).ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
+                bound = bound
+                    .checked_add(1)
+                    .ok_or_else(|| Error::Link(vec!["id bound overflow".into()]))?;
             }
             let at = words.len();
             uses.push(at + 1);
@@ -769,11 +888,14 @@ fn finish(
         match sections[n] {
             Section::DebugName | Section::Annotation => {
                 let target = w.get(1).copied().unwrap_or(0);
-                let original_target_gone = replaced.contains(&target) || removed_symbols.contains(&target);
+                let original_target_gone =
+                    replaced.contains(&target) || removed_symbols.contains(&target);
                 let dup = if sections[n] == Section::DebugName && w[0] & 0xffff == Op::Name as u32 {
                     !named.insert(target)
                 } else {
-                    seen_annotations.first(n, w, |m| insts.words(m).to_vec()).is_some()
+                    seen_annotations
+                        .first(n, w, |m| insts.words(m).to_vec())
+                        .is_some()
                 };
                 if original_target_gone || dup {
                     drop.insert(n);
@@ -793,7 +915,9 @@ fn finish(
     });
     if !linkage_left {
         for n in 0..insts.len() {
-            if sections[n] == Section::Capability && insts.words(n).get(1) == Some(&(spirv::Capability::Linkage as u32)) {
+            if sections[n] == Section::Capability
+                && insts.words(n).get(1) == Some(&(spirv::Capability::Linkage as u32))
+            {
                 drop.insert(n);
             }
         }
@@ -809,14 +933,39 @@ fn finish(
     }
 
     // Memory: only the arena and the drop marks are needed to assemble.
-    std::mem::drop((replace, replaced, seen_annotations, named, def_of, symbols, removed_symbols));
+    std::mem::drop((
+        replace,
+        replaced,
+        seen_annotations,
+        named,
+        def_of,
+        symbols,
+        removed_symbols,
+    ));
     // 7. Assemble: sections in order, function declarations before definitions.
-    let mut out = vec![MAGIC, (version.0 as u32) << 16 | (version.1 as u32) << 8, generator, bound, 0];
-    let mut order: Vec<u32> = (0..insts.len()).filter(|n| !drop.contains(n)).map(|n| n as u32).collect();
+    let mut out = vec![
+        MAGIC,
+        (version.0 as u32) << 16 | (version.1 as u32) << 8,
+        generator,
+        bound,
+        0,
+    ];
+    let mut order: Vec<u32> = (0..insts.len())
+        .filter(|n| !drop.contains(n))
+        .map(|n| n as u32)
+        .collect();
     let is_decl = function_is_declaration(insts, sections);
     order.sort_by_key(|&n| {
         let s = sections[n as usize];
-        let decl_rank = if s == Section::Function { if is_decl[n as usize] { 0 } else { 1 } } else { 0 };
+        let decl_rank = if s == Section::Function {
+            if is_decl[n as usize] {
+                0
+            } else {
+                1
+            }
+        } else {
+            0
+        };
         (s, decl_rank)
     });
     out.reserve(order.iter().map(|&n| insts.words(n as usize).len()).sum());
@@ -876,11 +1025,19 @@ fn model_name(w: &[u32]) -> String {
 }
 
 /// Whether two types are pointers of the same storage class (to different pointees).
-fn same_storage_pointers(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
+fn same_storage_pointers(
+    insts: &Insts,
+    def_of: &Defs,
+    replace: &IdMap<u32, u32>,
+    a: u32,
+    b: u32,
+) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
-            x[0] & 0xffff == Op::TypePointer as u32 && y[0] & 0xffff == Op::TypePointer as u32 && x.get(2) == y.get(2)
+            x[0] & 0xffff == Op::TypePointer as u32
+                && y[0] & 0xffff == Op::TypePointer as u32
+                && x.get(2) == y.get(2)
         }
         _ => false,
     }
@@ -888,11 +1045,22 @@ fn same_storage_pointers(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>
 
 /// Whether two function types differ only in the pointee types of pointers (same storage
 /// classes, same everything else).
-fn differ_only_in_pointees(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, a: u32, b: u32) -> bool {
+fn differ_only_in_pointees(
+    insts: &Insts,
+    def_of: &Defs,
+    replace: &IdMap<u32, u32>,
+    a: u32,
+    b: u32,
+) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
-    let (Some(wa), Some(wb)) = (words(a), words(b)) else { return false };
+    let (Some(wa), Some(wb)) = (words(a), words(b)) else {
+        return false;
+    };
     let op = |w: &[u32]| w[0] & 0xffff;
-    if op(wa) != Op::TypeFunction as u32 || op(wb) != Op::TypeFunction as u32 || wa.len() != wb.len() {
+    if op(wa) != Op::TypeFunction as u32
+        || op(wb) != Op::TypeFunction as u32
+        || wa.len() != wb.len()
+    {
         return false;
     }
     wa[2..].iter().zip(&wb[2..]).all(|(&x, &y)| {
@@ -902,7 +1070,9 @@ fn differ_only_in_pointees(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u3
         }
         match (words(x), words(y)) {
             (Some(px), Some(py)) => {
-                op(px) == Op::TypePointer as u32 && op(py) == Op::TypePointer as u32 && px.get(2) == py.get(2)
+                op(px) == Op::TypePointer as u32
+                    && op(py) == Op::TypePointer as u32
+                    && px.get(2) == py.get(2)
             }
             _ => false,
         }
@@ -910,15 +1080,32 @@ fn differ_only_in_pointees(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u3
 }
 
 /// A readable spelling of a type of the linked module, for messages.
-fn describe_type(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, ty: Option<u32>) -> String {
-    fn go(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, id: u32, depth: usize) -> String {
+fn describe_type(
+    insts: &Insts,
+    def_of: &Defs,
+    replace: &IdMap<u32, u32>,
+    ty: Option<u32>,
+) -> String {
+    fn go(
+        insts: &Insts,
+        def_of: &Defs,
+        replace: &IdMap<u32, u32>,
+        id: u32,
+        depth: usize,
+    ) -> String {
         let id = resolve(replace, id);
         if depth > 8 {
             return "…".into();
         }
-        let Some(n) = def_of.get(&id) else { return format!("%{id}") };
+        let Some(n) = def_of.get(&id) else {
+            return format!("%{id}");
+        };
         let w = insts.words(n);
-        let sub = |k: usize| w.get(k).map_or("?".to_string(), |&t| go(insts, def_of, replace, t, depth + 1));
+        let sub = |k: usize| {
+            w.get(k).map_or("?".to_string(), |&t| {
+                go(insts, def_of, replace, t, depth + 1)
+            })
+        };
         match Op::from_u32(w[0] & 0xffff) {
             Some(Op::TypeVoid) => "void".into(),
             Some(Op::TypeBool) => "bool".into(),
@@ -930,7 +1117,11 @@ fn describe_type(insts: &Insts, def_of: &Defs, replace: &IdMap<u32, u32>, ty: Op
                 let m: Vec<String> = (2..w.len()).map(sub).collect();
                 format!("{{ {} }}", m.join(", "))
             }
-            Some(Op::TypePointer) => format!("{}* ({})", sub(3), storage_name(w.get(2).copied().unwrap_or(u32::MAX))),
+            Some(Op::TypePointer) => format!(
+                "{}* ({})",
+                sub(3),
+                storage_name(w.get(2).copied().unwrap_or(u32::MAX))
+            ),
             Some(Op::TypeFunction) => {
                 let p: Vec<String> = (3..w.len()).map(sub).collect();
                 format!("{} ({})", sub(2), p.join(", "))
@@ -1027,7 +1218,9 @@ fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -
             continue;
         }
         let w = insts.words(n);
-        let Some((_, len)) = w.get(3..).and_then(inst::read_string) else { continue };
+        let Some((_, len)) = w.get(3..).and_then(inst::read_string) else {
+            continue;
+        };
         let head_len = 3 + len;
         let mut seen = IdSet::default();
         let mut stack = vec![w[2]];

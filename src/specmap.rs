@@ -17,10 +17,10 @@
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind, MAX_DEPTH};
 use crate::markers::{DefaultValue, MarkerCall, SymbolicId};
+use crate::module::idhash::{IdBuild, IdMap};
 use crate::module::index::Index;
 use crate::module::Module;
 use spirv::Op;
-use crate::module::idhash::{IdBuild, IdMap};
 use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 /// The SpecId the DPC++ runtime reserves for ITT annotations.
@@ -55,11 +55,27 @@ pub enum Scalar {
 #[derive(Clone, Debug, PartialEq)]
 pub enum SpecNode {
     /// A scalar: one `OpSpecConstant*` with this SpecId and default bytes (little-endian).
-    Leaf { ty: u32, scalar: Scalar, spec_id: SpecId, offset: u64, default: Vec<u8> },
+    Leaf {
+        ty: u32,
+        scalar: Scalar,
+        spec_id: SpecId,
+        offset: u64,
+        default: Vec<u8>,
+    },
     /// Explicit padding: uses up a SpecId, becomes an `OpConstantNull` of `ty`.
-    Padding { ty: u32, spec_id: SpecId, offset: u64 },
+    Padding {
+        ty: u32,
+        spec_id: SpecId,
+        offset: u64,
+    },
     /// A struct, array or vector: one `OpSpecConstantComposite`.
-    Composite { ty: u32, offset: u64, size: u64, is_struct: bool, children: Vec<SpecNode> },
+    Composite {
+        ty: u32,
+        offset: u64,
+        size: u64,
+        is_struct: bool,
+        children: Vec<SpecNode>,
+    },
 }
 
 /// How SpecIds and the default blob are laid out.
@@ -151,17 +167,36 @@ impl SpecIds<'_> {
                 return Ok(id);
             }
         }
-        Err(Error::SpecMap("ran out of SpecIds (all 32-bit values are in use)".into()))
+        Err(Error::SpecMap(
+            "ran out of SpecIds (all 32-bit values are in use)".into(),
+        ))
     }
 }
 
 /// Builds the spec map from the marker calls.
-pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Numbering) -> Result<SpecMap> {
+pub fn build(
+    module: &Module,
+    index: &Index,
+    calls: &[MarkerCall],
+    numbering: Numbering,
+) -> Result<SpecMap> {
     let mut layout = Layout::new(module, index);
     // New SpecIds come after every SpecId the input already uses.
-    let first = index.spec_ids.iter().rev().find(|&&s| s != ITT_SPEC_ID).map_or(0, |&m| m as u64 + 1);
-    let mut ids = SpecIds { next: first, used: &index.spec_ids, placeholder: false };
-    let mut map = SpecMap { numbering: Some(numbering), ..SpecMap::default() };
+    let first = index
+        .spec_ids
+        .iter()
+        .rev()
+        .find(|&&s| s != ITT_SPEC_ID)
+        .map_or(0, |&m| m as u64 + 1);
+    let mut ids = SpecIds {
+        next: first,
+        used: &index.spec_ids,
+        placeholder: false,
+    };
+    let mut map = SpecMap {
+        numbering: Some(numbering),
+        ..SpecMap::default()
+    };
     // One readable type name per type, shared by its constants.
     let mut type_names: IdMap<u32, std::sync::Arc<str>> = IdMap::default();
     let mut errors = Vec::new();
@@ -182,13 +217,21 @@ pub fn build(module: &Module, index: &Index, calls: &[MarkerCall], numbering: Nu
             }
             continue;
         }
-        match constant(&mut layout, &mut ids, call, index, numbering, &mut type_names) {
+        match constant(
+            &mut layout,
+            &mut ids,
+            call,
+            index,
+            numbering,
+            &mut type_names,
+        ) {
             Ok(mut c) => {
                 if let Err(e) = place(&mut map, &mut c, numbering) {
                     errors.push(e.to_string());
                     continue;
                 }
-                map.by_symbol.insert(c.symbolic_id.clone(), map.constants.len());
+                map.by_symbol
+                    .insert(c.symbolic_id.clone(), map.constants.len());
                 map.constants.push(c);
             }
             Err(e) => errors.push(e.to_string()),
@@ -210,13 +253,20 @@ fn check_runtime_view(map: &SpecMap) -> Result<()> {
         let start = blob_offset;
         for d in &c.descriptors {
             let gap = (d.offset as u64).checked_sub(local).ok_or_else(|| {
-                Error::PostCondition(format!("descriptors of \"{}\" are not sorted by offset", c.symbolic_id))
+                Error::PostCondition(format!(
+                    "descriptors of \"{}\" are not sorted by offset",
+                    c.symbolic_id
+                ))
             })?;
             blob_offset += gap + d.size as u64;
             local += gap + d.size as u64;
         }
         let expected_start = c.blob_offset;
-        let own = if map.numbering == Some(Numbering::Native) { local } else { c.size.min(local) };
+        let own = if map.numbering == Some(Numbering::Native) {
+            local
+        } else {
+            c.size.min(local)
+        };
         if start != expected_start || own != c.size {
             return Err(Error::PostCondition(format!(
                 "the runtime would place \"{}\" at blob offset {start} with {own} bytes, but its value is at {expected_start} with {} bytes",
@@ -239,8 +289,16 @@ fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Resul
     if numbering == Numbering::EmulationAligned && offset % c.align != 0 {
         let pad = c.align - offset % c.align;
         if let Some(prev) = map.constants.last_mut() {
-            let to_u32 = |v: u64| u32::try_from(v).map_err(|_| Error::SpecMap(format!("buffer offset {v} does not fit in 32 bits")));
-            prev.descriptors.push(Descriptor { spec_id: PADDING_SPEC_ID, offset: to_u32(prev.size)?, size: to_u32(pad)? });
+            let to_u32 = |v: u64| {
+                u32::try_from(v).map_err(|_| {
+                    Error::SpecMap(format!("buffer offset {v} does not fit in 32 bits"))
+                })
+            };
+            prev.descriptors.push(Descriptor {
+                spec_id: PADDING_SPEC_ID,
+                offset: to_u32(prev.size)?,
+                size: to_u32(pad)?,
+            });
         }
         offset += pad;
     }
@@ -248,7 +306,11 @@ fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Resul
     map.blob_size = offset
         .checked_add(c.size)
         .filter(|&s| s <= MAX_SIZE)
-        .ok_or_else(|| Error::SpecMap(format!("the spec constants take more than {MAX_SIZE} bytes")))?;
+        .ok_or_else(|| {
+            Error::SpecMap(format!(
+                "the spec constants take more than {MAX_SIZE} bytes"
+            ))
+        })?;
     Ok(())
 }
 
@@ -273,26 +335,54 @@ fn constant(
     // A spec constant's own size is its store size (a lone 3-element vector takes 3 elements).
     sa.size = layout.store_size(call.value_type).map_err(wrap)?;
     if sa.size > MAX_SIZE {
-        return Err(wrap(Error::SpecMap(format!("the value is {} bytes, more than the {MAX_SIZE} supported", sa.size))));
+        return Err(wrap(Error::SpecMap(format!(
+            "the value is {} bytes, more than the {MAX_SIZE} supported",
+            sa.size
+        ))));
     }
     let mut defined = BTreeMap::new();
     match call.default {
-        DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?,
+        DefaultValue::Constant(c) => {
+            collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?
+        }
         DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
     }
     let mut leaves = 0usize;
     // In emulation the tree only shapes the value (default-values mode emits it as constants):
     // its leaves take no SpecIds.
-    let mut no_ids = SpecIds { next: 0, used: ids.used, placeholder: true };
-    let tree_ids = if numbering.is_emulation() { &mut no_ids } else { &mut *ids };
-    let tree = flatten(layout, tree_ids, call.value_type, 0, &defined, 0, true, &mut leaves).map_err(wrap)?;
+    let mut no_ids = SpecIds {
+        next: 0,
+        used: ids.used,
+        placeholder: true,
+    };
+    let tree_ids = if numbering.is_emulation() {
+        &mut no_ids
+    } else {
+        &mut *ids
+    };
+    let tree = flatten(
+        layout,
+        tree_ids,
+        call.value_type,
+        0,
+        &defined,
+        0,
+        true,
+        &mut leaves,
+    )
+    .map_err(wrap)?;
     let mut spec_ids = Vec::new();
     let mut descriptors = Vec::new();
     if numbering.is_emulation() {
         let id = ids.next().map_err(wrap)?;
-        let size = u32::try_from(sa.size).map_err(|_| wrap(Error::SpecMap("size does not fit in 32 bits".into())))?;
+        let size = u32::try_from(sa.size)
+            .map_err(|_| wrap(Error::SpecMap("size does not fit in 32 bits".into())))?;
         spec_ids.push(id);
-        descriptors.push(Descriptor { spec_id: id, offset: 0, size });
+        descriptors.push(Descriptor {
+            spec_id: id,
+            offset: 0,
+            size,
+        });
     } else {
         let mut end = 0;
         describe(&tree, &mut spec_ids, &mut descriptors, &mut end).map_err(wrap)?;
@@ -308,7 +398,10 @@ fn constant(
     Ok(SpecConstant {
         symbolic_id: call.symbolic_id.clone(),
         ty: call.value_type,
-        type_name: names.entry(call.value_type).or_insert_with(|| layout.display(call.value_type).into()).clone(),
+        type_name: names
+            .entry(call.value_type)
+            .or_insert_with(|| layout.display(call.value_type).into())
+            .clone(),
         size: sa.size,
         align: sa.align,
         tree,
@@ -340,7 +433,9 @@ fn collect_defined(
     out: &mut BTreeMap<u64, Vec<u8>>,
 ) -> Result<()> {
     if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
-        return Err(Error::SpecMap(format!("default value %{c} is nested too deeply or too large")));
+        return Err(Error::SpecMap(format!(
+            "default value %{c} is nested too deeply or too large"
+        )));
     }
     let (w, ty) = layout_const(layout, c)?;
     match Op::from_u32(w[0] & 0xffff) {
@@ -354,7 +449,11 @@ fn collect_defined(
         }
         Some(Op::Constant) => {
             let size = layout.size_align(ty)?.size as usize;
-            let bytes: Vec<u8> = w[3..].iter().flat_map(|x| x.to_le_bytes()).take(size).collect();
+            let bytes: Vec<u8> = w[3..]
+                .iter()
+                .flat_map(|x| x.to_le_bytes())
+                .take(size)
+                .collect();
             out.insert(base, bytes);
         }
         Some(Op::ConstantComposite) => {
@@ -396,9 +495,17 @@ fn layout_words<'a>(layout: &Layout<'a>, id: u32) -> Result<&'a [u32]> {
 }
 
 /// Records zero bytes for every scalar leaf of type `ty`.
-fn collect_zero(layout: &mut Layout, ty: u32, base: u64, depth: usize, out: &mut BTreeMap<u64, Vec<u8>>) -> Result<()> {
+fn collect_zero(
+    layout: &mut Layout,
+    ty: u32,
+    base: u64,
+    depth: usize,
+    out: &mut BTreeMap<u64, Vec<u8>>,
+) -> Result<()> {
     if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
-        return Err(Error::SpecMap(format!("zero default of type %{ty} is nested too deeply or too large")));
+        return Err(Error::SpecMap(format!(
+            "zero default of type %{ty} is nested too deeply or too large"
+        )));
     }
     let kind = layout.kind(ty)?;
     if scalar_of(&kind).is_some() || matches!(kind, TypeKind::Pointer { .. }) {
@@ -424,24 +531,38 @@ fn flatten(
     leaves: &mut usize,
 ) -> Result<SpecNode> {
     if depth > MAX_DEPTH {
-        return Err(Error::SpecMap(format!("type is nested more than {MAX_DEPTH} levels deep")));
+        return Err(Error::SpecMap(format!(
+            "type is nested more than {MAX_DEPTH} levels deep"
+        )));
     }
     *leaves += 1;
     if *leaves > MAX_LEAVES {
-        return Err(Error::SpecMap(format!("type has more than {MAX_LEAVES} scalar leaves")));
+        return Err(Error::SpecMap(format!(
+            "type has more than {MAX_LEAVES} scalar leaves"
+        )));
     }
     let kind = layout.kind(ty)?;
     if let Some(scalar) = scalar_of(&kind) {
         let size = layout.size_align(ty)?.size as usize;
         let mut default = defined.get(&offset).cloned().unwrap_or_default();
         if default.is_empty() && !top {
-            return Ok(SpecNode::Padding { ty, spec_id: ids.next()?, offset });
+            return Ok(SpecNode::Padding {
+                ty,
+                spec_id: ids.next()?,
+                offset,
+            });
         }
         default.resize(size, 0);
         if scalar == Scalar::Bool {
             default = vec![(default.iter().any(|&b| b != 0)) as u8];
         }
-        return Ok(SpecNode::Leaf { ty, scalar, spec_id: ids.next()?, offset, default });
+        return Ok(SpecNode::Leaf {
+            ty,
+            scalar,
+            spec_id: ids.next()?,
+            offset,
+            default,
+        });
     }
     let is_struct = matches!(kind, TypeKind::Struct { .. });
     match kind {
@@ -458,33 +579,75 @@ fn flatten(
     for (t, off) in layout.elements(ty, MAX_LEAVES as u64)? {
         let abs = offset + off;
         if defined.contains_key(&abs) {
-            children.push(flatten(layout, ids, t, abs, defined, depth + 1, false, leaves)?);
+            children.push(flatten(
+                layout,
+                ids,
+                t,
+                abs,
+                defined,
+                depth + 1,
+                false,
+                leaves,
+            )?);
         } else {
             // Validate that the element has a layout even though it is padding.
             layout.size_align(t)?;
             *leaves += 1;
-            children.push(SpecNode::Padding { ty: t, spec_id: ids.next()?, offset: abs });
+            children.push(SpecNode::Padding {
+                ty: t,
+                spec_id: ids.next()?,
+                offset: abs,
+            });
         }
     }
-    Ok(SpecNode::Composite { ty, offset, size, is_struct, children })
+    Ok(SpecNode::Composite {
+        ty,
+        offset,
+        size,
+        is_struct,
+        children,
+    })
 }
 
 /// Collects SpecIds and descriptors in DFS order; `end` is the end of the last described byte.
-fn describe(node: &SpecNode, spec_ids: &mut Vec<SpecId>, out: &mut Vec<Descriptor>, end: &mut u64) -> Result<()> {
+fn describe(
+    node: &SpecNode,
+    spec_ids: &mut Vec<SpecId>,
+    out: &mut Vec<Descriptor>,
+    end: &mut u64,
+) -> Result<()> {
     let u32_of = |v: u64| {
-        u32::try_from(v).map_err(|_| Error::SpecMap(format!("offset or size {v} does not fit in 32 bits")))
+        u32::try_from(v)
+            .map_err(|_| Error::SpecMap(format!("offset or size {v} does not fit in 32 bits")))
     };
     match node {
-        SpecNode::Leaf { spec_id, offset, default, .. } => {
+        SpecNode::Leaf {
+            spec_id,
+            offset,
+            default,
+            ..
+        } => {
             spec_ids.push(*spec_id);
-            out.push(Descriptor { spec_id: *spec_id, offset: u32_of(*offset)?, size: u32_of(default.len() as u64)? });
+            out.push(Descriptor {
+                spec_id: *spec_id,
+                offset: u32_of(*offset)?,
+                size: u32_of(default.len() as u64)?,
+            });
             *end = offset + default.len() as u64;
         }
-        SpecNode::Padding { spec_id, offset, .. } => {
+        SpecNode::Padding {
+            spec_id, offset, ..
+        } => {
             spec_ids.push(*spec_id);
             *end = *offset;
         }
-        SpecNode::Composite { offset, size, is_struct, children, .. } => {
+        SpecNode::Composite {
+            offset,
+            size,
+            is_struct,
+            children,
+            ..
+        } => {
             for c in children {
                 describe(c, spec_ids, out, end)?;
             }

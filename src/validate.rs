@@ -68,7 +68,10 @@ fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
 
 /// The first error line with numbers and ids masked, for comparing input and output errors.
 pub fn error_key(msg: &str) -> String {
-    let first = msg.lines().find(|l| l.contains("error")).unwrap_or(msg.lines().next().unwrap_or(""));
+    let first = msg
+        .lines()
+        .find(|l| l.contains("error"))
+        .unwrap_or(msg.lines().next().unwrap_or(""));
     let mut out = String::new();
     let mut in_number = false;
     for ch in first.chars() {
@@ -88,9 +91,16 @@ pub fn error_key(msg: &str) -> String {
 /// Whether spirv-val's message says it could not read the module at all (as opposed to finding
 /// it invalid): unknown capabilities, opcodes or operands of newer SPIR-V.
 fn is_unreadable(msg: &str) -> bool {
-    ["Invalid capability operand", "Invalid opcode", "Invalid extended instruction", "Invalid SPIR-V binary version", "invalid operand", "Invalid operand"]
-        .iter()
-        .any(|p| msg.contains(p))
+    [
+        "Invalid capability operand",
+        "Invalid opcode",
+        "Invalid extended instruction",
+        "Invalid SPIR-V binary version",
+        "invalid operand",
+        "Invalid operand",
+    ]
+    .iter()
+    .any(|p| msg.contains(p))
 }
 
 /// What validation decided.
@@ -110,7 +120,9 @@ pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdic
     for input in inputs {
         if let Some(in_err) = spirv_val(input, target_env)? {
             if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {
-                return Ok(Verdict::InheritedFromInput(in_err.lines().next().unwrap_or("").to_string()));
+                return Ok(Verdict::InheritedFromInput(
+                    in_err.lines().next().unwrap_or("").to_string(),
+                ));
             }
         }
     }

@@ -21,7 +21,9 @@ fn instructions(w: &[u32]) -> Vec<usize> {
 }
 
 fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    b.chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn bytes(w: &[u32]) -> Vec<u8> {
@@ -32,7 +34,10 @@ fn bytes(w: &[u32]) -> Vec<u8> {
 /// one): the marker calls and the globals they use fall on both sides of the module's middle.
 fn padded(input: &[u8], n: usize) -> Vec<u8> {
     let w = words(input);
-    let labels: Vec<usize> = instructions(&w).into_iter().filter(|&a| w[a] & 0xffff == OP_LABEL).collect();
+    let labels: Vec<usize> = instructions(&w)
+        .into_iter()
+        .filter(|&a| w[a] & 0xffff == OP_LABEL)
+        .collect();
     assert!(!labels.is_empty(), "the fixture has no function body");
     let (first, last) = (labels[0] + 2, *labels.last().unwrap() + 2);
     let mut out = w[..first].to_vec();
@@ -57,20 +62,46 @@ fn without_no_lines(b: &[u8]) -> Vec<u32> {
 #[test]
 fn padded_fixtures_lower_as_the_unpadded_ones() {
     for fixture in ["basic", "basic-O0", "types"] {
-        let input = std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
+        let input =
+            std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
         let big = padded(&input, 200_000);
-        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
-            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
+        for mode in [
+            SpecConstMode::Native,
+            SpecConstMode::Emulation,
+            SpecConstMode::DefaultValues,
+        ] {
+            let opts = Options {
+                mode,
+                validation: Validation::Never,
+                ..Options::default()
+            };
             let small_out = process(&[Input::from_bytes(fixture, input.clone())], &opts).unwrap();
             let big_out = process(&[Input::from_bytes(fixture, big.clone())], &opts).unwrap();
-            let (s, b) = (small_out.module.to_bytes().unwrap(), big_out.module.to_bytes().unwrap());
-            assert!(b.len() > s.len() + 4 * 399_000, "{fixture} {mode:?}: the padding is gone");
-            assert!(words(&s) != words(&input), "{fixture} {mode:?}: nothing was lowered");
-            assert_eq!(without_no_lines(&b), without_no_lines(&s), "{fixture} {mode:?}");
+            let (s, b) = (
+                small_out.module.to_bytes().unwrap(),
+                big_out.module.to_bytes().unwrap(),
+            );
+            assert!(
+                b.len() > s.len() + 4 * 399_000,
+                "{fixture} {mode:?}: the padding is gone"
+            );
+            assert!(
+                words(&s) != words(&input),
+                "{fixture} {mode:?}: nothing was lowered"
+            );
+            assert_eq!(
+                without_no_lines(&b),
+                without_no_lines(&s),
+                "{fixture} {mode:?}"
+            );
             assert_eq!(big_out.prop, small_out.prop, "{fixture} {mode:?}");
             // The padded output is a module too: spirv-val must accept it (fails, not skips,
             // without spirv-val).
-            common::spirv_val(&b, "spv1.4", &format!("the padded {fixture} output ({mode:?})"));
+            common::spirv_val(
+                &b,
+                "spv1.4",
+                &format!("the padded {fixture} output ({mode:?})"),
+            );
         }
     }
 }
@@ -82,7 +113,10 @@ fn the_first_error_in_instruction_order_wins_on_big_modules() {
     let w = words(&padded(&input, 200_000));
     let at = instructions(&w);
     // A type id (defined once) and the first and last padding positions.
-    let ty_at = *at.iter().find(|&&a| (19..=39).contains(&(w[a] & 0xffff))).unwrap();
+    let ty_at = *at
+        .iter()
+        .find(|&&a| (19..=39).contains(&(w[a] & 0xffff)))
+        .unwrap();
     let ty = w[ty_at + 1];
     let pads: Vec<usize> = at.iter().copied().filter(|&a| w[a] == NO_LINE).collect();
     let (early, late) = (pads[10], pads[pads.len() - 10]);
@@ -96,7 +130,10 @@ fn the_first_error_in_instruction_order_wins_on_big_modules() {
         out.extend_from_slice(&w[first.0..second.0]);
         out.extend_from_slice(second.1);
         out.extend_from_slice(&w[second.0..]);
-        let opts = Options { validation: Validation::Never, ..Options::default() };
+        let opts = Options {
+            validation: Validation::Never,
+            ..Options::default()
+        };
         match process(&[Input::from_bytes("big.spv", bytes(&out))], &opts) {
             Ok(_) => panic!("a malformed module was accepted"),
             Err(e) => e.to_string(),

@@ -62,24 +62,44 @@ fn expect_error_with(name: &str, input: &[u8], args: &[&str], substring: &str) {
     let dir = tmpdir(name);
     let out = run_with_outputs(input, &dir, args);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(out.status.code(), Some(1), "{name}: exit status; stderr: {stderr}");
-    assert!(stderr.starts_with("error: "), "{name}: stderr does not start with 'error: ': {stderr}");
-    assert!(stderr.contains(substring), "{name}: expected '{substring}' in: {stderr}");
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{name}: exit status; stderr: {stderr}"
+    );
+    assert!(
+        stderr.starts_with("error: "),
+        "{name}: stderr does not start with 'error: ': {stderr}"
+    );
+    assert!(
+        stderr.contains(substring),
+        "{name}: expected '{substring}' in: {stderr}"
+    );
     assert!(!stderr.contains("panicked"), "{name}: panic: {stderr}");
     for f in ["out.spv", "out.prop", "out.json"] {
-        assert_eq!(std::fs::read(dir.join(f)).unwrap(), b"sentinel", "{name}: {f} was modified");
+        assert_eq!(
+            std::fs::read(dir.join(f)).unwrap(),
+            b"sentinel",
+            "{name}: {f} was modified"
+        );
     }
     let leftovers: Vec<_> = std::fs::read_dir(&dir)
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .filter(|n| n.ends_with(".tmp"))
         .collect();
-    assert!(leftovers.is_empty(), "{name}: temporary files left: {leftovers:?}");
+    assert!(
+        leftovers.is_empty(),
+        "{name}: temporary files left: {leftovers:?}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
 fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 fn bytes(words: &[u32]) -> Vec<u8> {
@@ -105,7 +125,11 @@ fn binary_level_errors() {
     let mut magic = good.clone();
     magic[0] = 0x42;
     expect_error("magic", &magic, "wrong magic number");
-    expect_error("unaligned", &good[..good.len() - 2], "not a whole number of 32-bit words");
+    expect_error(
+        "unaligned",
+        &good[..good.len() - 2],
+        "not a whole number of 32-bit words",
+    );
     let w = words(&good);
     let offs = inst_offsets(&w);
     let mut zero = w.clone();
@@ -115,9 +139,17 @@ fn binary_level_errors() {
     let last = *offs.last().unwrap();
     past[last] = (past[last] & 0xffff) | (50 << 16);
     expect_error("word-count-past-end", &bytes(&past), "runs past the end");
-    expect_error("truncated-at-boundary", &good[..good.len() - 8], "the last function has no OpFunctionEnd");
+    expect_error(
+        "truncated-at-boundary",
+        &good[..good.len() - 8],
+        "the last function has no OpFunctionEnd",
+    );
     let long = *offs.iter().rev().find(|&&o| (w[o] >> 16) >= 3).unwrap();
-    expect_error("truncated-mid-instruction", &good[..(long + 2) * 4], "runs past the end");
+    expect_error(
+        "truncated-mid-instruction",
+        &good[..(long + 2) * 4],
+        "runs past the end",
+    );
     // An OpName whose string has no terminator inside the instruction.
     let mut name = w.clone();
     let n = offs.iter().copied().find(|&o| w[o] & 0xffff == 5).unwrap();
@@ -128,7 +160,12 @@ fn binary_level_errors() {
     expect_error("unterminated-name", &bytes(&name), "unterminated string");
     // Two instructions defining the same id.
     let mut twice = w.clone();
-    let consts: Vec<usize> = offs.iter().copied().filter(|&o| w[o] & 0xffff == 43).take(2).collect();
+    let consts: Vec<usize> = offs
+        .iter()
+        .copied()
+        .filter(|&o| w[o] & 0xffff == 43)
+        .take(2)
+        .collect();
     twice[consts[1] + 2] = w[consts[0] + 2];
     expect_error("defined-twice", &bytes(&twice), "is defined twice");
     // A bound that leaves no room for new ids.
@@ -138,7 +175,11 @@ fn binary_level_errors() {
     // An id at or above the declared bound.
     let mut low = w.clone();
     low[3] = 10;
-    expect_error("id-above-bound", &bytes(&low), "not below the module's id bound");
+    expect_error(
+        "id-above-bound",
+        &bytes(&low),
+        "not below the module's id bound",
+    );
 }
 
 #[test]
@@ -196,11 +237,23 @@ fn marker_errors() {
     }
     // Both argument errors of one module are reported together, naming the kernel.
     let both = text
-        .replace("%c0 = OpBitcast %ptr_Generic_uchar %usid_int", "%c0 = OpBitcast %ptr_Generic_uchar %null")
-        .replace("%d0 = OpBitcast %ptr_Generic_uchar %usid_pair", "%d0 = OpBitcast %ptr_Generic_uchar %null");
+        .replace(
+            "%c0 = OpBitcast %ptr_Generic_uchar %usid_int",
+            "%c0 = OpBitcast %ptr_Generic_uchar %null",
+        )
+        .replace(
+            "%d0 = OpBitcast %ptr_Generic_uchar %usid_pair",
+            "%d0 = OpBitcast %ptr_Generic_uchar %null",
+        );
     let out = run_with_outputs(&assemble_text(&both, &dir), &dir, &[]);
     let stderr = String::from_utf8_lossy(&out.stderr);
-    assert_eq!(stderr.matches("does not resolve to a constant global").count(), 2, "{stderr}");
+    assert_eq!(
+        stderr
+            .matches("does not resolve to a constant global")
+            .count(),
+        2,
+        "{stderr}"
+    );
     assert!(stderr.contains("in function K"), "{stderr}");
 }
 
@@ -209,11 +262,19 @@ fn success_writes_all_outputs_and_stdin_stdout_agree() {
     let dir = tmpdir("ok");
     let input = example_bytes();
     let out = run_with_outputs(&input, &dir, &["--validate"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     let module = std::fs::read(dir.join("out.spv")).unwrap();
     common::spirv_val(&module, "spv1.4", "the CLI output");
-    assert!(std::fs::read_to_string(dir.join("out.prop")).unwrap().starts_with("[SYCL/specialization constants]"));
-    assert!(std::fs::read_to_string(dir.join("out.json")).unwrap().contains("spec-link-sidecar/1"));
+    assert!(std::fs::read_to_string(dir.join("out.prop"))
+        .unwrap()
+        .starts_with("[SYCL/specialization constants]"));
+    assert!(std::fs::read_to_string(dir.join("out.json"))
+        .unwrap()
+        .contains("spec-link-sidecar/1"));
 
     let mut child = bin()
         .args(["-", "-o", "-"])
@@ -227,23 +288,44 @@ fn success_writes_all_outputs_and_stdin_stdout_agree() {
         child.stdin.take().unwrap().write_all(&input).unwrap();
     }
     let piped = child.wait_with_output().unwrap();
-    assert!(piped.status.success(), "{}", String::from_utf8_lossy(&piped.stderr));
-    assert_eq!(piped.stdout, module, "stdin/stdout output differs from file output");
+    assert!(
+        piped.status.success(),
+        "{}",
+        String::from_utf8_lossy(&piped.stderr)
+    );
+    assert_eq!(
+        piped.stdout, module,
+        "stdin/stdout output differs from file output"
+    );
 }
 
 #[test]
 fn big_endian_in_big_endian_out() {
     let dir = tmpdir("be");
     let le = example_bytes();
-    let be: Vec<u8> = le.chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    let be: Vec<u8> = le
+        .chunks_exact(4)
+        .flat_map(|c| [c[3], c[2], c[1], c[0]])
+        .collect();
     let out_le = run_with_outputs(&le, &dir, &[]);
     assert!(out_le.status.success());
     let module_le = std::fs::read(dir.join("out.spv")).unwrap();
     let out_be = run_with_outputs(&be, &dir, &[]);
-    assert!(out_be.status.success(), "{}", String::from_utf8_lossy(&out_be.stderr));
+    assert!(
+        out_be.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out_be.stderr)
+    );
     let module_be = std::fs::read(dir.join("out.spv")).unwrap();
-    assert_eq!(&module_be[..4], &[0x07, 0x23, 0x02, 0x03], "output is not big-endian");
-    let swapped: Vec<u8> = module_be.chunks_exact(4).flat_map(|c| [c[3], c[2], c[1], c[0]]).collect();
+    assert_eq!(
+        &module_be[..4],
+        &[0x07, 0x23, 0x02, 0x03],
+        "output is not big-endian"
+    );
+    let swapped: Vec<u8> = module_be
+        .chunks_exact(4)
+        .flat_map(|c| [c[3], c[2], c[1], c[0]])
+        .collect();
     assert_eq!(swapped, module_le);
 }
 
@@ -254,9 +336,21 @@ fn module_without_markers_passes_through() {
     let input = std::fs::read(&fixture).unwrap();
     // DPC++'s lowered image has no markers (and fails spirv-val on its own): skip validation.
     let out = run_with_outputs(&input, &dir, &["--no-validate"]);
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), input, "a module without markers must be unchanged");
-    assert_eq!(std::fs::read(dir.join("out.prop")).unwrap(), b"", "no spec-constant sets without markers");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out.spv")).unwrap(),
+        input,
+        "a module without markers must be unchanged"
+    );
+    assert_eq!(
+        std::fs::read(dir.join("out.prop")).unwrap(),
+        b"",
+        "no spec-constant sets without markers"
+    );
 }
 
 #[test]
@@ -268,11 +362,17 @@ fn validation_errors_the_input_already_has_only_warn() {
     let out = run_with_outputs(&input, &dir, &["--validate"]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(0), "{stderr}");
-    assert!(stderr.starts_with("warning: the output fails spirv-val"), "{stderr}");
+    assert!(
+        stderr.starts_with("warning: the output fails spirv-val"),
+        "{stderr}"
+    );
     assert_eq!(stderr.matches("warning:").count(), 1, "{stderr}");
     assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), input);
     let quiet = run_with_outputs(&input, &dir, &["--validate", "-q"]);
-    assert!(quiet.status.success() && quiet.stderr.is_empty(), "-q must silence the warning");
+    assert!(
+        quiet.status.success() && quiet.stderr.is_empty(),
+        "-q must silence the warning"
+    );
 }
 
 #[test]
@@ -286,7 +386,11 @@ fn validation_errors_spec_link_introduces_fail() {
         "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nif spirv-dis - | grep -q OpSpecConstant; then echo 'error: fake: spec constant found' >&2; exit 1; fi\n",
     )
     .unwrap();
-    std::process::Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&fake)
+        .status()
+        .unwrap();
     let input = example_bytes();
     let out_dir = tmpdir("introduced");
     let inp = out_dir.join("input.spv");
@@ -302,7 +406,11 @@ fn validation_errors_spec_link_introduces_fail() {
         .unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(1), "{stderr}");
-    assert!(stderr.contains("and the input does not fail that way") && stderr.contains("fake: spec constant found"), "{stderr}");
+    assert!(
+        stderr.contains("and the input does not fail that way")
+            && stderr.contains("fake: spec constant found"),
+        "{stderr}"
+    );
     assert_eq!(std::fs::read(out_dir.join("out.spv")).unwrap(), b"sentinel");
 }
 
@@ -326,11 +434,24 @@ fn validate_without_spirv_val_is_an_error() {
 
 #[test]
 fn usage_errors_exit_2() {
-    for args in [&[][..], &["in.spv"][..], &["--bogus", "in.spv", "-o", "x"][..], &["a", "-o", "b", "--spec-const", "magic"][..]] {
+    for args in [
+        &[][..],
+        &["in.spv"][..],
+        &["--bogus", "in.spv", "-o", "x"][..],
+        &["a", "-o", "b", "--spec-const", "magic"][..],
+    ] {
         let out = bin().args(args).output().unwrap();
-        assert_eq!(out.status.code(), Some(2), "args {args:?}: {}", String::from_utf8_lossy(&out.stderr));
+        assert_eq!(
+            out.status.code(),
+            Some(2),
+            "args {args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
     }
-    let missing = bin().args(["/nonexistent/in.spv", "-o", "/tmp/x.spv"]).output().unwrap();
+    let missing = bin()
+        .args(["/nonexistent/in.spv", "-o", "/tmp/x.spv"])
+        .output()
+        .unwrap();
     assert_eq!(missing.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&missing.stderr).starts_with("error: /nonexistent/in.spv:"));
 }
@@ -340,7 +461,15 @@ fn help_and_version() {
     let help = bin().arg("--help").output().unwrap();
     assert!(help.status.success());
     let text = String::from_utf8_lossy(&help.stdout);
-    for needle in ["--spec-const", "--prop", "--json", "--validate", "--target-env", "Examples:", "Exit status"] {
+    for needle in [
+        "--spec-const",
+        "--prop",
+        "--json",
+        "--validate",
+        "--target-env",
+        "Examples:",
+        "Exit status",
+    ] {
         assert!(text.contains(needle), "--help lacks {needle}");
     }
     let v = bin().arg("--version").output().unwrap();
@@ -352,7 +481,9 @@ fn help_and_version() {
 fn emulation_errors() {
     let dir = tmpdir("emulation-errors");
     // A function on the path to a marker whose address is taken: the buffer cannot reach it.
-    let threading = std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm")).unwrap();
+    let threading =
+        std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm"))
+            .unwrap();
     let fp = threading
         .replace(
             "               OpCapability Addresses\n",
@@ -364,16 +495,32 @@ fn emulation_errors() {
         );
     assert_ne!(fp, threading);
     let bytes = assemble_text(&fp, &dir);
-    expect_error_with("function-pointer", &bytes, &["--spec-const", "emulation"], "function pointer or an indirect call of get");
+    expect_error_with(
+        "function-pointer",
+        &bytes,
+        &["--spec-const", "emulation"],
+        "function pointer or an indirect call of get",
+    );
     // Native mode does not need the buffer: the same module lowers fine there.
     let ok = run_with_outputs(&bytes, &dir, &["--no-validate"]);
-    assert!(ok.status.success(), "{}", String::from_utf8_lossy(&ok.stderr));
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
 
     // A bool inside a composite has no memory layout to load from a buffer.
-    let text = example_text()
-        .replace("%struct_Pair = OpTypeStruct %uint %uchar", "%bool = OpTypeBool\n  %struct_Pair = OpTypeStruct %uint %bool");
+    let text = example_text().replace(
+        "%struct_Pair = OpTypeStruct %uint %uchar",
+        "%bool = OpTypeBool\n  %struct_Pair = OpTypeStruct %uint %bool",
+    );
     let bytes = assemble_text(&text, &dir);
-    expect_error_with("bool-in-composite", &bytes, &["--spec-const", "emulation"], "holds a bool inside a composite");
+    expect_error_with(
+        "bool-in-composite",
+        &bytes,
+        &["--spec-const", "emulation"],
+        "holds a bool inside a composite",
+    );
 }
 
 /// An output that is not a regular file is written in place: `/dev/null` stays a device (a
@@ -386,25 +533,65 @@ fn special_file_outputs_are_written_in_place() {
     let input = dir.join("in.spv");
     std::fs::write(&input, example_bytes()).unwrap();
     let regular = dir.join("out.spv");
-    let st = bin().arg(&input).arg("-o").arg(&regular).arg("--no-validate").status().unwrap();
+    let st = bin()
+        .arg(&input)
+        .arg("-o")
+        .arg(&regular)
+        .arg("--no-validate")
+        .status()
+        .unwrap();
     assert!(st.success());
     let expected = std::fs::read(&regular).unwrap();
 
-    let out = bin().arg(&input).args(["-o", "/dev/null", "--prop", "/dev/null", "--no-validate"]).output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    assert!(std::fs::metadata("/dev/null").unwrap().file_type().is_char_device(), "/dev/null was replaced");
+    let out = bin()
+        .arg(&input)
+        .args(["-o", "/dev/null", "--prop", "/dev/null", "--no-validate"])
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(
+        std::fs::metadata("/dev/null")
+            .unwrap()
+            .file_type()
+            .is_char_device(),
+        "/dev/null was replaced"
+    );
 
     let fifo = dir.join("out.fifo");
     let mk = Command::new("mkfifo").arg(&fifo).status();
-    assert!(mk.is_ok_and(|s| s.success()), "mkfifo (coreutils) is needed by this test");
+    assert!(
+        mk.is_ok_and(|s| s.success()),
+        "mkfifo (coreutils) is needed by this test"
+    );
     let reader = {
         let f = fifo.clone();
         std::thread::spawn(move || std::fs::read(f).unwrap())
     };
-    let out = bin().arg(&input).arg("-o").arg(&fifo).arg("--no-validate").output().unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let out = bin()
+        .arg(&input)
+        .arg("-o")
+        .arg(&fifo)
+        .arg("--no-validate")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Checked before joining: a FIFO renamed away would leave the reader blocked for ever.
-    assert!(std::fs::metadata(&fifo).unwrap().file_type().is_fifo(), "the FIFO was replaced");
+    assert!(
+        std::fs::metadata(&fifo).unwrap().file_type().is_fifo(),
+        "the FIFO was replaced"
+    );
     assert_eq!(reader.join().unwrap(), expected);
-    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e.unwrap().file_name().to_string_lossy().ends_with(".tmp")));
+    assert!(std::fs::read_dir(&dir).unwrap().all(|e| !e
+        .unwrap()
+        .file_name()
+        .to_string_lossy()
+        .ends_with(".tmp")));
 }

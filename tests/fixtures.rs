@@ -8,7 +8,10 @@ use spec_link::{process, Input, Options, SpecConstMode, Validation};
 
 fn images() -> Vec<std::path::PathBuf> {
     let pattern = common::fixtures().join("*/image*.input.spv");
-    let v: Vec<_> = glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap).collect();
+    let v: Vec<_> = glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
     assert!(!v.is_empty(), "no fixture images found");
     v
 }
@@ -30,14 +33,40 @@ fn emulation_property_sets_equal_dpcpp() {
 fn default_values_mode_leaves_no_spec_constants() {
     for input in images() {
         let bytes = std::fs::read(&input).unwrap();
-        let opts = Options { mode: SpecConstMode::DefaultValues, validation: Validation::Always, ..Options::default() };
-        let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
+        let opts = Options {
+            mode: SpecConstMode::DefaultValues,
+            validation: Validation::Always,
+            ..Options::default()
+        };
+        let out = process(
+            &[Input::from_bytes(input.display().to_string(), bytes)],
+            &opts,
+        )
+        .unwrap();
         let dis = common::disassemble(&out.module.to_bytes().unwrap());
-        assert!(!dis.contains("OpSpecConstant"), "{}: spec constants left", input.display());
-        assert!(!dis.contains("SpecConstantValue"), "{}: marker left", input.display());
+        assert!(
+            !dis.contains("OpSpecConstant"),
+            "{}: spec constants left",
+            input.display()
+        );
+        assert!(
+            !dis.contains("SpecConstantValue"),
+            "{}: marker left",
+            input.display()
+        );
         let prop = String::from_utf8(out.prop).unwrap();
-        let emulation = std::fs::read_to_string(input.to_str().unwrap().replace(".input.spv", ".dpcpp-emulation.prop")).unwrap();
-        assert!(prop.starts_with(&common::spec_constant_sections(&emulation)), "{}", input.display());
+        let emulation = std::fs::read_to_string(
+            input
+                .to_str()
+                .unwrap()
+                .replace(".input.spv", ".dpcpp-emulation.prop"),
+        )
+        .unwrap();
+        assert!(
+            prop.starts_with(&common::spec_constant_sections(&emulation)),
+            "{}",
+            input.display()
+        );
         assert!(prop.ends_with("[SYCL/misc properties]\nspecConstsReplacedWithDefault=1|1\n"));
     }
 }
@@ -45,10 +74,20 @@ fn default_values_mode_leaves_no_spec_constants() {
 fn check_property_sets(mode: SpecConstMode, reference_suffix: &str) {
     let mut failures = Vec::new();
     for input in images() {
-        let reference = input.to_str().unwrap().replace(".input.spv", reference_suffix);
+        let reference = input
+            .to_str()
+            .unwrap()
+            .replace(".input.spv", reference_suffix);
         let bytes = std::fs::read(&input).unwrap();
-        let opts = Options { mode, validation: Validation::Always, ..Options::default() };
-        let out = match process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts) {
+        let opts = Options {
+            mode,
+            validation: Validation::Always,
+            ..Options::default()
+        };
+        let out = match process(
+            &[Input::from_bytes(input.display().to_string(), bytes)],
+            &opts,
+        ) {
             Ok(o) => o,
             Err(e) => {
                 failures.push(format!("{}: {e}", input.display()));
@@ -74,22 +113,51 @@ fn check_property_sets(mode: SpecConstMode, reference_suffix: &str) {
 fn outputs_pass_spirv_val_where_dpcpp_does_not() {
     for input in images() {
         let bytes = std::fs::read(&input).unwrap();
-        let opts = Options { validation: Validation::Never, ..Options::default() };
-        let out = process(&[Input::from_bytes(input.display().to_string(), bytes)], &opts).unwrap();
-        common::spirv_val(&out.module.to_bytes().unwrap(), "spv1.4", &format!("spec-link's output for {}", input.display()));
+        let opts = Options {
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        let out = process(
+            &[Input::from_bytes(input.display().to_string(), bytes)],
+            &opts,
+        )
+        .unwrap();
+        common::spirv_val(
+            &out.module.to_bytes().unwrap(),
+            "spv1.4",
+            &format!("spec-link's output for {}", input.display()),
+        );
         // DPC++'s own lowering keeps the Generic-storage-class string variables: spirv-val rejects it.
-        let dpcpp = std::fs::read(input.to_str().unwrap().replace(".input.spv", ".dpcpp-native.spv")).unwrap();
+        let dpcpp = std::fs::read(
+            input
+                .to_str()
+                .unwrap()
+                .replace(".input.spv", ".dpcpp-native.spv"),
+        )
+        .unwrap();
         let v = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
-        assert!(!v.status.success(), "DPC++'s output for {} passes spirv-val now?", input.display());
+        assert!(
+            !v.status.success(),
+            "DPC++'s output for {} passes spirv-val now?",
+            input.display()
+        );
     }
 }
 
 #[test]
 fn output_is_deterministic() {
     for input in images() {
-        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
+        for mode in [
+            SpecConstMode::Native,
+            SpecConstMode::Emulation,
+            SpecConstMode::DefaultValues,
+        ] {
             let bytes = std::fs::read(&input).unwrap();
-            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
+            let opts = Options {
+                mode,
+                validation: Validation::Never,
+                ..Options::default()
+            };
             let a = process(&[Input::from_bytes("a", bytes.clone())], &opts).unwrap();
             let b = process(&[Input::from_bytes("a", bytes)], &opts).unwrap();
             assert_eq!(a.module.to_bytes().unwrap(), b.module.to_bytes().unwrap());
@@ -103,12 +171,37 @@ fn output_is_deterministic() {
 #[test]
 fn running_on_own_output_changes_nothing() {
     for input in images() {
-        for mode in [SpecConstMode::Native, SpecConstMode::Emulation, SpecConstMode::DefaultValues] {
-            let opts = Options { mode, validation: Validation::Never, ..Options::default() };
-            let first = process(&[Input::from_bytes("a", std::fs::read(&input).unwrap())], &opts).unwrap();
-            let second = process(&[Input::from_bytes("b", first.module.to_bytes().unwrap())], &opts).unwrap();
-            assert_eq!(second.module.to_bytes().unwrap(), first.module.to_bytes().unwrap(), "{} {mode:?}: second run changed the module", input.display());
-            assert!(second.spec_map.constants.is_empty(), "{} {mode:?}", input.display());
+        for mode in [
+            SpecConstMode::Native,
+            SpecConstMode::Emulation,
+            SpecConstMode::DefaultValues,
+        ] {
+            let opts = Options {
+                mode,
+                validation: Validation::Never,
+                ..Options::default()
+            };
+            let first = process(
+                &[Input::from_bytes("a", std::fs::read(&input).unwrap())],
+                &opts,
+            )
+            .unwrap();
+            let second = process(
+                &[Input::from_bytes("b", first.module.to_bytes().unwrap())],
+                &opts,
+            )
+            .unwrap();
+            assert_eq!(
+                second.module.to_bytes().unwrap(),
+                first.module.to_bytes().unwrap(),
+                "{} {mode:?}: second run changed the module",
+                input.display()
+            );
+            assert!(
+                second.spec_map.constants.is_empty(),
+                "{} {mode:?}",
+                input.display()
+            );
             assert!(second.prop.is_empty());
         }
     }

@@ -11,7 +11,10 @@ mod common;
 use spec_link::{process, EmulationLayout, Input, Options, SpecConstMode, Validation};
 
 fn options_for(case: &std::path::Path) -> Options {
-    let mut o = Options { validation: Validation::Always, ..Options::default() };
+    let mut o = Options {
+        validation: Validation::Always,
+        ..Options::default()
+    };
     if let Ok(args) = std::fs::read_to_string(case.join("args")) {
         for a in args.lines().map(str::trim).filter(|l| !l.is_empty()) {
             match a {
@@ -34,21 +37,35 @@ fn golden_cases() {
     let pattern = common::repo().join("testdata/*");
     let mut failures = Vec::new();
     let mut ran = 0;
-    for case in glob::glob(pattern.to_str().unwrap()).expect("glob").map(Result::unwrap) {
+    for case in glob::glob(pattern.to_str().unwrap())
+        .expect("glob")
+        .map(Result::unwrap)
+    {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let mut inputs = Vec::new();
         for file in ["input.spvasm", "input.spv"] {
             let p = case.join(file);
             if p.exists() {
-                let bytes = if file.ends_with("asm") { common::assemble(&p) } else { std::fs::read(&p).unwrap() };
+                let bytes = if file.ends_with("asm") {
+                    common::assemble(&p)
+                } else {
+                    std::fs::read(&p).unwrap()
+                };
                 inputs.push(Input::from_bytes(file.replace(".spvasm", ".spv"), bytes));
             }
         }
         let many = case.join("inputs/*.spvasm");
-        let mut files: Vec<_> = glob::glob(many.to_str().unwrap()).unwrap().map(Result::unwrap).collect();
+        let mut files: Vec<_> = glob::glob(many.to_str().unwrap())
+            .unwrap()
+            .map(Result::unwrap)
+            .collect();
         files.sort();
         for p in files {
-            let file = p.file_name().unwrap().to_string_lossy().replace(".spvasm", ".spv");
+            let file = p
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .replace(".spvasm", ".spv");
             inputs.push(Input::from_bytes(file, common::assemble(&p)));
         }
         if inputs.is_empty() {
@@ -60,7 +77,10 @@ fn golden_cases() {
         let result = process(&inputs, &options);
         if err_file.exists() {
             match result {
-                Ok(_) => failures.push(format!("{name}: expected an error ({}), but spec-link succeeded", err_file.display())),
+                Ok(_) => failures.push(format!(
+                    "{name}: expected an error ({}), but spec-link succeeded",
+                    err_file.display()
+                )),
                 Err(e) => {
                     if let Some(d) = common::golden(&err_file, &format!("{e}\n")) {
                         failures.push(format!("{name}: {d}"));
@@ -76,9 +96,15 @@ fn golden_cases() {
                 continue;
             }
         };
-        assert!(out.validated_with.is_some(), "{name}: output was not validated");
+        assert!(
+            out.validated_with.is_some(),
+            "{name}: output was not validated"
+        );
         let checks = [
-            ("expected.spvasm", common::disassemble(&out.module.to_bytes().unwrap())),
+            (
+                "expected.spvasm",
+                common::disassemble(&out.module.to_bytes().unwrap()),
+            ),
             ("expected.prop", String::from_utf8(out.prop).unwrap()),
             ("expected.json", String::from_utf8(out.json).unwrap()),
         ];

@@ -19,7 +19,10 @@ fn assemble_text(text: &str, name: &str) -> Vec<u8> {
 }
 
 fn run(bytes: Vec<u8>) -> Result<spec_link::Output, spec_link::Error> {
-    let opts = Options { validation: Validation::Never, ..Options::default() };
+    let opts = Options {
+        validation: Validation::Never,
+        ..Options::default()
+    };
     process(&[Input::from_bytes("hostile.spv", bytes)], &opts)
 }
 
@@ -34,7 +37,8 @@ fn expect_err(bytes: Vec<u8>, needle: &str) {
 fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     // A module without markers and a bound near u32::MAX passes through unchanged: no table is
     // sized by the bound (that would be 16 GiB).
-    let mut bytes = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let mut bytes =
+        std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
     bytes[12..16].copy_from_slice(&0xFFFF_FFF0u32.to_le_bytes());
     let out = run(bytes.clone()).unwrap();
     assert_eq!(out.module.to_bytes().unwrap(), bytes);
@@ -46,14 +50,19 @@ fn deeply_nested_composite_types_are_an_error() {
     for k in 1..=100 {
         defs.push_str(&format!("  %n{k} = OpTypeStruct %n{}\n", k - 1));
     }
-    let text = example()
-        .replace("  %struct_Pair = OpTypeStruct %uint %uchar\n", &format!("{defs}  %struct_Pair = OpTypeStruct %uint %n100\n"));
+    let text = example().replace(
+        "  %struct_Pair = OpTypeStruct %uint %uchar\n",
+        &format!("{defs}  %struct_Pair = OpTypeStruct %uint %n100\n"),
+    );
     expect_err(assemble_text(&text, "deep"), "levels deep");
 }
 
 #[test]
 fn recursive_struct_types_are_an_error() {
-    let text = example().replace("%struct_Pair = OpTypeStruct %uint %uchar", "%struct_Pair = OpTypeStruct %uint %struct_Pair");
+    let text = example().replace(
+        "%struct_Pair = OpTypeStruct %uint %uchar",
+        "%struct_Pair = OpTypeStruct %uint %struct_Pair",
+    );
     expect_err(assemble_text(&text, "recursive"), "levels deep");
 }
 
@@ -65,7 +74,10 @@ fn looping_spec_constant_op_chain_is_an_error() {
             "  %null = OpConstantNull %ptr_Generic_uchar\n  %loop_a = OpSpecConstantOp %ptr_Generic_uchar Bitcast %loop_b\n  %loop_b = OpSpecConstantOp %ptr_Generic_uchar Bitcast %loop_a\n",
         )
         .replace("%c0 = OpBitcast %ptr_Generic_uchar %usid_int", "%c0 = OpBitcast %ptr_Generic_uchar %loop_a");
-    expect_err(assemble_text(&text, "loop"), "does not resolve to a constant global");
+    expect_err(
+        assemble_text(&text, "loop"),
+        "does not resolve to a constant global",
+    );
 }
 
 #[test]
@@ -88,10 +100,16 @@ fn ids_used_before_definition_are_handled() {
 fn fuzz_regressions_do_not_panic() {
     use spec_link::{EmulationLayout, SpecConstMode};
     let dir = common::repo().join("testdata/fuzz-regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir).unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     let mut groups: Vec<Vec<std::path::PathBuf>> = Vec::new();
-    for f in files.into_iter().filter(|f| f.extension().is_some_and(|e| e == "spv")) {
+    for f in files
+        .into_iter()
+        .filter(|f| f.extension().is_some_and(|e| e == "spv"))
+    {
         let stem = f.file_name().unwrap().to_string_lossy().into_owned();
         if stem.ends_with(".2.spv") {
             continue;
@@ -102,7 +120,11 @@ fn fuzz_regressions_do_not_panic() {
             groups.push(vec![f]);
         }
     }
-    assert!(!groups.is_empty(), "no regression inputs in {}", dir.display());
+    assert!(
+        !groups.is_empty(),
+        "no regression inputs in {}",
+        dir.display()
+    );
     for group in &groups {
         let inputs: Vec<Input> = group
             .iter()
@@ -114,7 +136,12 @@ fn fuzz_regressions_do_not_panic() {
             (SpecConstMode::Emulation, EmulationLayout::Packed),
             (SpecConstMode::DefaultValues, EmulationLayout::Aligned),
         ] {
-            let opts = Options { mode, emulation_layout: layout, validation: Validation::Never, ..Options::default() };
+            let opts = Options {
+                mode,
+                emulation_layout: layout,
+                validation: Validation::Never,
+                ..Options::default()
+            };
             // Ok or a clean Err; a panic fails the test.
             let _ = process(&inputs, &opts);
         }

@@ -31,8 +31,10 @@ use std::process::{Command, Output};
 
 const BIN: &str = env!("CARGO_BIN_EXE_spec-link");
 
-const MARKER_PREFIXES: [&str; 2] =
-    ["_Z37__sycl_getScalar2020SpecConstantValue", "_Z40__sycl_getComposite2020SpecConstantValue"];
+const MARKER_PREFIXES: [&str; 2] = [
+    "_Z37__sycl_getScalar2020SpecConstantValue",
+    "_Z40__sycl_getComposite2020SpecConstantValue",
+];
 
 fn is_marker(name: &str) -> bool {
     MARKER_PREFIXES.iter().any(|p| name.starts_with(p))
@@ -48,7 +50,11 @@ fn tmpdir(tag: &str) -> PathBuf {
 
 /// Runs the spec-link binary in `cwd`.
 fn spec_link(cwd: &Path, args: &[&str]) -> Output {
-    Command::new(BIN).current_dir(cwd).args(args).output().expect("run the spec-link binary")
+    Command::new(BIN)
+        .current_dir(cwd)
+        .args(args)
+        .output()
+        .expect("run the spec-link binary")
 }
 
 fn stderr(o: &Output) -> String {
@@ -65,16 +71,31 @@ fn val_error(bytes: &[u8], env: &str) -> Option<String> {
     if out.status.success() {
         return None;
     }
-    let text = format!("{}{}", String::from_utf8_lossy(&out.stderr), String::from_utf8_lossy(&out.stdout));
-    Some(text.lines().find(|l| !l.trim().is_empty()).unwrap_or("").trim().to_string())
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&out.stderr),
+        String::from_utf8_lossy(&out.stdout)
+    );
+    Some(
+        text.lines()
+            .find(|l| !l.trim().is_empty())
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+    )
 }
-
 
 /// `Ok(None)`: the output is valid. `Ok(Some(input))`: it fails spirv-val with the same (masked)
 /// first error as that input already has — a producer bug spec-link did not introduce.
 /// `Err`: a new error.
-fn valid_or_inherited(bytes: &[u8], env: &str, inputs: &[(&str, &[u8])]) -> Result<Option<String>, String> {
-    let Some(err) = val_error(bytes, env) else { return Ok(None) };
+fn valid_or_inherited(
+    bytes: &[u8],
+    env: &str,
+    inputs: &[(&str, &[u8])],
+) -> Result<Option<String>, String> {
+    let Some(err) = val_error(bytes, env) else {
+        return Ok(None);
+    };
     for (name, input) in inputs {
         if let Some(e) = val_error(input, env) {
             if spec_link::validate::error_key(&e) == spec_link::validate::error_key(&err) {
@@ -90,8 +111,15 @@ fn valid_or_inherited(bytes: &[u8], env: &str, inputs: &[(&str, &[u8])]) -> Resu
 // ---------------------------------------------------------------------------------------------
 
 fn words(bytes: &[u8]) -> Vec<u32> {
-    assert_eq!(&bytes[..4], &0x0723_0203u32.to_le_bytes(), "not a little-endian SPIR-V module");
-    bytes.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
+    assert_eq!(
+        &bytes[..4],
+        &0x0723_0203u32.to_le_bytes(),
+        "not a little-endian SPIR-V module"
+    );
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
 }
 
 /// A literal string starting at `w[0]`; returns it and the number of words it takes.
@@ -161,7 +189,10 @@ impl Summary {
 
     /// The `OpName`s of the functions (unnamed functions are left out).
     fn function_names(&self) -> BTreeSet<String> {
-        self.functions.iter().filter_map(|f| self.names.get(f).cloned()).collect()
+        self.functions
+            .iter()
+            .filter_map(|f| self.names.get(f).cloned())
+            .collect()
     }
 
     /// Import and Export decorations as (name, "Import"/"Export"); LinkOnceODR apart.
@@ -205,14 +236,22 @@ impl Summary {
 
 fn python() -> PathBuf {
     let p = common::repo().join(".venv/bin/python");
-    assert!(p.exists(), "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)", p.display());
+    assert!(
+        p.exists(),
+        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
+        p.display()
+    );
     p
 }
 
 /// Runs scripts/ocl_run.py (as tests/runtime.rs does).
 fn ocl_run(spv: &Path, run_json: &Path, extra: &[&str]) -> Output {
     let icd = common::repo().join(".ocl-icd");
-    assert!(icd.join("intel-cpu.icd").exists(), "{} is missing: run scripts/setup.sh", icd.display());
+    assert!(
+        icd.join("intel-cpu.icd").exists(),
+        "{} is missing: run scripts/setup.sh",
+        icd.display()
+    );
     Command::new(python())
         .arg(common::repo().join("scripts/ocl_run.py"))
         .arg("--spv")
@@ -236,13 +275,20 @@ fn check_runs(what: &str, spv: &Path, run_json: &Path, spec: &[&str]) -> Vec<Str
         args.extend_from_slice(spec);
         let run = ocl_run(spv, run_json, &args);
         if !run.status.success() {
-            failures.push(format!("{what} image {n}: ocl_run.py failed:\n{}", stderr(&run)));
+            failures.push(format!(
+                "{what} image {n}: ocl_run.py failed:\n{}",
+                stderr(&run)
+            ));
             continue;
         }
         let got: Value = serde_json::from_slice(&run.stdout).unwrap();
         let expect = image["expect"].as_array().unwrap();
         let results = got["results"].as_array().unwrap();
-        assert_eq!(results.len(), expect.len(), "{what} image {n}: one expect per override set");
+        assert_eq!(
+            results.len(),
+            expect.len(),
+            "{what} image {n}: one expect per override set"
+        );
         for (k, result) in results.iter().enumerate() {
             for (b, want) in expect[k].as_array().unwrap().iter().enumerate() {
                 let have = result["buffers"][b].as_str().unwrap();
@@ -267,7 +313,14 @@ fn check_runs(what: &str, spv: &Path, run_json: &Path, spec: &[&str]) -> Vec<Str
 fn comparable_sidecar(json: &[u8]) -> Value {
     let v: Value = serde_json::from_slice(json).unwrap();
     let mut out = serde_json::Map::new();
-    for key in ["mode", "buffer_size", "spec_constants", "default_values", "kernels", "property_sets"] {
+    for key in [
+        "mode",
+        "buffer_size",
+        "spec_constants",
+        "default_values",
+        "kernels",
+        "property_sets",
+    ] {
         if let Some(x) = v.get(key) {
             out.insert(key.into(), x.clone());
         }
@@ -321,26 +374,41 @@ fn check_debug_info(what: &str, out: &[u8], b: &[u8]) -> Vec<String> {
     let mut failures = Vec::new();
     let missing = undefined_ids(out);
     if !missing.is_empty() {
-        failures.push(format!("{what}: ids used but never defined (not remapped?): {missing:?}"));
+        failures.push(format!(
+            "{what}: ids used but never defined (not remapped?): {missing:?}"
+        ));
     }
     let dis = |bytes: &[u8]| {
         let o = common::tool("spirv-dis", &["--raw-id", "-", "-o", "-"], Some(bytes));
         assert!(o.status.success());
         String::from_utf8(o.stdout).unwrap()
     };
-    let count = |text: &str, what: &str| text.lines().filter(|l| l.split_whitespace().any(|t| t == what)).count();
+    let count = |text: &str, what: &str| {
+        text.lines()
+            .filter(|l| l.split_whitespace().any(|t| t == what))
+            .count()
+    };
     let (out_text, b_text) = (dis(out), dis(b));
     if !out_text.contains("OpExtInstImport \"OpenCL.DebugInfo.100\"") {
         failures.push(format!("{what}: the OpenCL.DebugInfo.100 import is gone"));
     }
-    for inst in ["DebugCompilationUnit", "DebugSource", "DebugFunction", "DebugTypeComposite", "DebugTypeMember"] {
+    for inst in [
+        "DebugCompilationUnit",
+        "DebugSource",
+        "DebugFunction",
+        "DebugTypeComposite",
+        "DebugTypeMember",
+    ] {
         let (have, had) = (count(&out_text, inst), count(&b_text, inst));
         if have < had {
             failures.push(format!("{what}: {have} {inst} left of b.spv's {had}"));
         }
     }
     let s = Summary::of(out);
-    let helper = s.functions.iter().find(|f| s.names.get(f).is_some_and(|n| n == "helper"));
+    let helper = s
+        .functions
+        .iter()
+        .find(|f| s.names.get(f).is_some_and(|n| n == "helper"));
     match helper {
         None => failures.push(format!("{what}: no function named helper")),
         Some(h) => {
@@ -373,12 +441,24 @@ fn clang_two_modules_link_like_one_module() {
     let dir = common::repo().join("testdata/clang-link");
     let tmp = tmpdir("clang");
     let run_json = dir.join("run.json");
-    let read = |f: &str| std::fs::read(dir.join(f)).unwrap_or_else(|e| panic!("{f}: {e} (scripts/gen-clang-testdata.sh clang-link)"));
+    let read = |f: &str| {
+        std::fs::read(dir.join(f))
+            .unwrap_or_else(|e| panic!("{f}: {e} (scripts/gen-clang-testdata.sh clang-link)"))
+    };
     let b = read("b.spv");
     let b_text = common::disassemble(&b);
-    assert!(b_text.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""), "b.spv was not built with -g");
-    assert!(!common::disassemble(&read("a.spv")).contains("DebugInfo"), "a.spv must have no debug info");
-    assert!(b_text.contains("LinkageAttributes \"helper\" Export"), "b.spv does not export helper");
+    assert!(
+        b_text.contains("OpExtInstImport \"OpenCL.DebugInfo.100\""),
+        "b.spv was not built with -g"
+    );
+    assert!(
+        !common::disassemble(&read("a.spv")).contains("DebugInfo"),
+        "a.spv must have no debug info"
+    );
+    assert!(
+        b_text.contains("LinkageAttributes \"helper\" Export"),
+        "b.spv does not export helper"
+    );
 
     let mut failures: Vec<String> = Vec::new();
     for mode in ["native", "emulation"] {
@@ -387,15 +467,35 @@ fn clang_two_modules_link_like_one_module() {
             let prop = tmp.join(format!("{tag}.{mode}.prop"));
             let json = tmp.join(format!("{tag}.{mode}.json"));
             let mut args: Vec<&str> = inputs.to_vec();
-            let (s, p, j) = (spv.to_str().unwrap(), prop.to_str().unwrap(), json.to_str().unwrap());
-            args.extend(["--spec-const", mode, "--validate", "-o", s, "--prop", p, "--json", j]);
+            let (s, p, j) = (
+                spv.to_str().unwrap(),
+                prop.to_str().unwrap(),
+                json.to_str().unwrap(),
+            );
+            args.extend([
+                "--spec-const",
+                mode,
+                "--validate",
+                "-o",
+                s,
+                "--prop",
+                p,
+                "--json",
+                j,
+            ]);
             let out = spec_link(&dir, &args);
             if !out.status.success() {
-                return Err(format!("spec-link {} --spec-const {mode}: exit {:?}\n{}", inputs.join(" "), out.status.code(), stderr(&out)));
+                return Err(format!(
+                    "spec-link {} --spec-const {mode}: exit {:?}\n{}",
+                    inputs.join(" "),
+                    out.status.code(),
+                    stderr(&out)
+                ));
             }
             Ok((spv, prop, json))
         };
-        let (s_spv, s_prop, s_json) = lower("single", &["single.spv"]).unwrap_or_else(|e| panic!("{e}"));
+        let (s_spv, s_prop, s_json) =
+            lower("single", &["single.spv"]).unwrap_or_else(|e| panic!("{e}"));
         if let Some(e) = val_error(&std::fs::read(&s_spv).unwrap(), "spv1.4") {
             failures.push(format!("single.spv {mode}: output fails spirv-val: {e}"));
         }
@@ -408,10 +508,18 @@ fn clang_two_modules_link_like_one_module() {
         };
         let a1: Vec<String> = spec_args(&s_prop, &s_json);
         let a1: Vec<&str> = a1.iter().map(String::as_str).collect();
-        failures.extend(check_runs(&format!("single.spv {mode}"), &s_spv, &run_json, &a1));
+        failures.extend(check_runs(
+            &format!("single.spv {mode}"),
+            &s_spv,
+            &run_json,
+            &a1,
+        ));
 
         let single_prop = std::fs::read_to_string(&s_prop).unwrap();
-        assert!(single_prop.contains("ZL1X=") && single_prop.contains("ZL1Y="), "single.spv {mode}: {single_prop}");
+        assert!(
+            single_prop.contains("ZL1X=") && single_prop.contains("ZL1Y="),
+            "single.spv {mode}: {single_prop}"
+        );
         let single_json = comparable_sidecar(&std::fs::read(&s_json).unwrap());
 
         for (tag, inputs) in [
@@ -441,14 +549,21 @@ fn clang_two_modules_link_like_one_module() {
             }
             let out = std::fs::read(&spv).unwrap();
             let inputs_bytes: Vec<(&str, Vec<u8>)> = inputs.iter().map(|f| (*f, read(f))).collect();
-            let refs: Vec<(&str, &[u8])> = inputs_bytes.iter().map(|(n, b)| (*n, b.as_slice())).collect();
+            let refs: Vec<(&str, &[u8])> = inputs_bytes
+                .iter()
+                .map(|(n, b)| (*n, b.as_slice()))
+                .collect();
             match valid_or_inherited(&out, "spv1.4", &refs) {
                 Ok(None) => {}
                 Ok(Some(from)) if from.starts_with("b.spv:") => {
                     eprintln!("{what}: output fails spirv-val only as b.spv (llvm-spirv-15 -g) does: {from}");
                 }
-                Ok(Some(from)) => failures.push(format!("{what}: output fails spirv-val as {from}")),
-                Err(e) => failures.push(format!("{what}: output fails spirv-val with an error no input has: {e}")),
+                Ok(Some(from)) => {
+                    failures.push(format!("{what}: output fails spirv-val as {from}"))
+                }
+                Err(e) => failures.push(format!(
+                    "{what}: output fails spirv-val with an error no input has: {e}"
+                )),
             }
             if inputs.contains(&"b.spv") {
                 failures.extend(check_debug_info(&what, &out, &b));
@@ -459,7 +574,12 @@ fn clang_two_modules_link_like_one_module() {
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 /// b.cl's `helper` reduced to X, written by hand with `NonSemantic.Shader.DebugInfo.100` debug
@@ -468,7 +588,11 @@ fn clang_two_modules_link_like_one_module() {
 /// `2 * X + x`. Its `DebugFunctionDefinition` (inside the body) names the function.
 fn nonsemantic_helper_module() -> String {
     let sid = b"uid0123456789abcdef____ZL1X\0";
-    let consts: String = sid.iter().enumerate().map(|(i, b)| format!("         %c{i} = OpConstant %uchar {b}\n")).collect();
+    let consts: String = sid
+        .iter()
+        .enumerate()
+        .map(|(i, b)| format!("         %c{i} = OpConstant %uchar {b}\n"))
+        .collect();
     let members: Vec<String> = (0..sid.len()).map(|i| format!("%c{i}")).collect();
     let n = sid.len();
     format!(
@@ -560,27 +684,58 @@ fn nonsemantic_debug_info_links() {
     let asm = tmp.join("b_ns.spvasm");
     std::fs::write(&asm, nonsemantic_helper_module()).unwrap();
     let b_ns = common::assemble(&asm);
-    common::spirv_val(&b_ns, "spv1.4", "the hand-written NonSemantic.Shader.DebugInfo.100 input");
+    common::spirv_val(
+        &b_ns,
+        "spv1.4",
+        "the hand-written NonSemantic.Shader.DebugInfo.100 input",
+    );
     std::fs::write(tmp.join("b_ns.spv"), &b_ns).unwrap();
-    std::fs::copy(common::repo().join("testdata/clang-link/a.spv"), tmp.join("a.spv")).unwrap();
+    std::fs::copy(
+        common::repo().join("testdata/clang-link/a.spv"),
+        tmp.join("a.spv"),
+    )
+    .unwrap();
     let x = "uid0123456789abcdef____ZL1X";
     let rest = "0".repeat(2 * 52);
     let run_json = tmp.join("run.json");
     let doc = json!({"images": [{"image": 0, "kernel": "K", "nbuf": 1,
-        "overrides": [{}, {x: "07000000"}, {x: "ffffffff"}],
-        "expect": [
-            [format!("e8030000b80b0000e8030000{rest}")],   // 1000, 3000 = 0xbb8, 1000
-            [format!("070000001500000007000000{rest}")],   // 7, 21, 7
-            [format!("fffffffffdffffffffffffff{rest}")]    // -1, -3, -1
-        ]}]});
+    "overrides": [{}, {x: "07000000"}, {x: "ffffffff"}],
+    "expect": [
+        [format!("e8030000b80b0000e8030000{rest}")],   // 1000, 3000 = 0xbb8, 1000
+        [format!("070000001500000007000000{rest}")],   // 7, 21, 7
+        [format!("fffffffffdffffffffffffff{rest}")]    // -1, -3, -1
+    ]}]});
     std::fs::write(&run_json, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
     let mut failures = Vec::new();
     for mode in ["native", "emulation"] {
         let what = format!("spec-link a.spv b_ns.spv --spec-const {mode}");
-        let (spv, prop, js) = (format!("out.{mode}.spv"), format!("out.{mode}.prop"), format!("out.{mode}.json"));
-        let out = spec_link(&tmp, &["a.spv", "b_ns.spv", "--spec-const", mode, "--validate", "-o", &spv, "--prop", &prop, "--json", &js]);
+        let (spv, prop, js) = (
+            format!("out.{mode}.spv"),
+            format!("out.{mode}.prop"),
+            format!("out.{mode}.json"),
+        );
+        let out = spec_link(
+            &tmp,
+            &[
+                "a.spv",
+                "b_ns.spv",
+                "--spec-const",
+                mode,
+                "--validate",
+                "-o",
+                &spv,
+                "--prop",
+                &prop,
+                "--json",
+                &js,
+            ],
+        );
         if !out.status.success() {
-            failures.push(format!("{what}: exit {:?}\n{}", out.status.code(), stderr(&out)));
+            failures.push(format!(
+                "{what}: exit {:?}\n{}",
+                out.status.code(),
+                stderr(&out)
+            ));
             continue;
         }
         let module = std::fs::read(tmp.join(&spv)).unwrap();
@@ -592,21 +747,46 @@ fn nonsemantic_debug_info_links() {
             failures.push(format!("{what}: ids used but never defined: {missing:?}"));
         }
         let s = Summary::of(&module);
-        let helper = s.functions.iter().find(|f| s.names.get(f).is_some_and(|n| n == "helper")).copied();
-        let dis = String::from_utf8(common::tool("spirv-dis", &["--raw-id", "-", "-o", "-"], Some(&module)).stdout).unwrap();
+        let helper = s
+            .functions
+            .iter()
+            .find(|f| s.names.get(f).is_some_and(|n| n == "helper"))
+            .copied();
+        let dis = String::from_utf8(
+            common::tool("spirv-dis", &["--raw-id", "-", "-o", "-"], Some(&module)).stdout,
+        )
+        .unwrap();
         let named = helper.is_some_and(|h| {
             let id = format!("%{h}");
-            dis.lines().any(|l| l.contains(" DebugFunctionDefinition ") && l.split_whitespace().any(|t| t == id))
+            dis.lines().any(|l| {
+                l.contains(" DebugFunctionDefinition ") && l.split_whitespace().any(|t| t == id)
+            })
         });
         if !named {
-            failures.push(format!("{what}: no DebugFunctionDefinition names helper (%{helper:?})"));
+            failures.push(format!(
+                "{what}: no DebugFunctionDefinition names helper (%{helper:?})"
+            ));
         }
         let spec_path = tmp.join(if mode == "native" { &prop } else { &js });
-        let flag = if mode == "native" { "--prop" } else { "--emulation-json" };
-        failures.extend(check_runs(&what, &tmp.join(&spv), &run_json, &[flag, spec_path.to_str().unwrap()]));
+        let flag = if mode == "native" {
+            "--prop"
+        } else {
+            "--emulation-json"
+        };
+        failures.extend(check_runs(
+            &what,
+            &tmp.join(&spv),
+            &run_json,
+            &[flag, spec_path.to_str().unwrap()],
+        ));
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -654,7 +834,10 @@ fn spirv_link_comparison() {
     let mut failures = Vec::new();
     let mut table = Vec::new();
     let mut compared = BTreeSet::new();
-    for case in glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap) {
+    for case in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let mut files: Vec<PathBuf> = glob::glob(case.join("inputs/*.spvasm").to_str().unwrap())
             .unwrap()
@@ -665,7 +848,11 @@ fn spirv_link_comparison() {
             continue;
         }
         let args = std::fs::read_to_string(case.join("args")).unwrap_or_default();
-        let args: Vec<&str> = args.lines().map(str::trim).filter(|l| !l.is_empty()).collect();
+        let args: Vec<&str> = args
+            .lines()
+            .map(str::trim)
+            .filter(|l| !l.is_empty())
+            .collect();
         let mut opts = LinkOptions::default();
         for a in &args {
             match *a {
@@ -679,7 +866,13 @@ fn spirv_link_comparison() {
         let inputs: Vec<Input> = files
             .iter()
             .map(|p| {
-                Input::from_bytes(p.file_name().unwrap().to_string_lossy().replace(".spvasm", ".spv"), common::assemble(p))
+                Input::from_bytes(
+                    p.file_name()
+                        .unwrap()
+                        .to_string_lossy()
+                        .replace(".spvasm", ".spv"),
+                    common::assemble(p),
+                )
             })
             .collect();
         let case_tmp = tmp.join(&name);
@@ -690,7 +883,12 @@ fn spirv_link_comparison() {
             std::fs::write(&p, &*i.bytes().unwrap()).unwrap();
             paths.push(p.display().to_string());
         }
-        let has_markers = inputs.iter().any(|i| Summary::of(&i.bytes().unwrap()).linkage.iter().any(|(_, n, _)| is_marker(n)));
+        let has_markers = inputs.iter().any(|i| {
+            Summary::of(&i.bytes().unwrap())
+                .linkage
+                .iter()
+                .any(|(_, n, _)| is_marker(n))
+        });
 
         // spirv-link
         let theirs_path = case_tmp.join("spirv-link.spv");
@@ -705,12 +903,25 @@ fn spirv_link_comparison() {
         sl_args.extend(["-o".into(), theirs_path.display().to_string()]);
         let sl_refs: Vec<&str> = sl_args.iter().map(String::as_str).collect();
         let sl = common::tool("spirv-link", &sl_refs, None);
-        let theirs = if sl.status.success() { Some(std::fs::read(&theirs_path).unwrap()) } else { None };
-        let input_bytes: Vec<Vec<u8>> = inputs.iter().map(|i| i.bytes().unwrap().into_owned()).collect();
-        let input_refs: Vec<(&str, &[u8])> =
-            inputs.iter().zip(&input_bytes).map(|(i, b)| (i.name.as_str(), b.as_slice())).collect();
+        let theirs = if sl.status.success() {
+            Some(std::fs::read(&theirs_path).unwrap())
+        } else {
+            None
+        };
+        let input_bytes: Vec<Vec<u8>> = inputs
+            .iter()
+            .map(|i| i.bytes().unwrap().into_owned())
+            .collect();
+        let input_refs: Vec<(&str, &[u8])> = inputs
+            .iter()
+            .zip(&input_bytes)
+            .map(|(i, b)| (i.name.as_str(), b.as_slice()))
+            .collect();
         let theirs_note = match &theirs {
-            None => format!("spirv-link error: {}", stderr(&sl).lines().next().unwrap_or("").trim()),
+            None => format!(
+                "spirv-link error: {}",
+                stderr(&sl).lines().next().unwrap_or("").trim()
+            ),
             Some(bytes) => match valid_or_inherited(bytes, "spv1.4", &input_refs) {
                 Ok(None) => "spirv-link output passes spirv-val".to_string(),
                 Ok(Some(e)) => format!("spirv-link output fails spirv-val as the input does ({e})"),
@@ -730,17 +941,30 @@ fn spirv_link_comparison() {
         let link_inputs: Vec<LinkInput> = inputs
             .iter()
             .zip(&modules)
-            .map(|(i, (m, x))| LinkInput { name: &i.name, module: m, index: x })
+            .map(|(i, (m, x))| LinkInput {
+                name: &i.name,
+                module: m,
+                index: x,
+            })
             .collect();
         let linked = spec_link::link::link(&link_inputs, &opts);
         // ours: linked and lowered
-        let full = process(&inputs, &Options { validation: Validation::Never, link: opts, ..Options::default() });
+        let full = process(
+            &inputs,
+            &Options {
+                validation: Validation::Never,
+                link: opts,
+                ..Options::default()
+            },
+        );
 
         if expect_error {
             let ours_note = match &full {
                 Err(e) => format!("ours: error: {e}"),
                 Ok(_) => {
-                    failures.push(format!("{name}: expected an error, but spec-link succeeded"));
+                    failures.push(format!(
+                        "{name}: expected an error, but spec-link succeeded"
+                    ));
                     "ours: succeeded (unexpected)".into()
                 }
             };
@@ -765,13 +989,17 @@ fn spirv_link_comparison() {
         // Our outputs against spirv-val.
         let env = "spv1.4";
         if let Some(e) = val_error(&full.module.to_bytes().unwrap(), env) {
-            failures.push(format!("{name}: our linked and lowered output fails spirv-val: {e}"));
+            failures.push(format!(
+                "{name}: our linked and lowered output fails spirv-val: {e}"
+            ));
         }
         let ours_note = match valid_or_inherited(&ours_link, env, &input_refs) {
             Ok(None) => "ours: link-only and lowered outputs pass spirv-val".to_string(),
             Ok(Some(e)) => format!("ours: lowered passes; link-only fails as the input does ({e})"),
             Err(e) => {
-                failures.push(format!("{name}: our link-only output fails spirv-val with a new error: {e}"));
+                failures.push(format!(
+                    "{name}: our link-only output fails spirv-val with a new error: {e}"
+                ));
                 format!("ours: link-only output FAILS spirv-val: {e}")
             }
         };
@@ -788,35 +1016,100 @@ fn spirv_link_comparison() {
             }
         };
         let names_t = t.function_names();
-        check("function names (link only)", o.function_names() == names_t, format!("ours {:?}, spirv-link {:?}", o.function_names(), names_t));
-        let names_t_lowered: BTreeSet<String> = names_t.iter().filter(|n| !is_marker(n)).cloned().collect();
-        check("function names (lowered)", f.function_names() == names_t_lowered, format!("ours {:?}, spirv-link without markers {:?}", f.function_names(), names_t_lowered));
+        check(
+            "function names (link only)",
+            o.function_names() == names_t,
+            format!("ours {:?}, spirv-link {:?}", o.function_names(), names_t),
+        );
+        let names_t_lowered: BTreeSet<String> =
+            names_t.iter().filter(|n| !is_marker(n)).cloned().collect();
+        check(
+            "function names (lowered)",
+            f.function_names() == names_t_lowered,
+            format!(
+                "ours {:?}, spirv-link without markers {:?}",
+                f.function_names(),
+                names_t_lowered
+            ),
+        );
         let eps = |s: &Summary| s.entry_points.iter().cloned().collect::<BTreeSet<_>>();
-        check("entry points (link only)", eps(&o) == eps(&t) && o.entry_points.len() == t.entry_points.len(), format!("ours {:?}, spirv-link {:?}", o.entry_points, t.entry_points));
-        check("entry points (lowered)", eps(&f) == eps(&t) && f.entry_points.len() == t.entry_points.len(), format!("ours {:?}, spirv-link {:?}", f.entry_points, t.entry_points));
-        check("linkage (link only)", o.linkage_set(true) == t.linkage_set(true), format!("ours {:?}, spirv-link {:?}", o.linkage_set(true), t.linkage_set(true)));
-        check("linkage (lowered)", f.linkage_set(true) == t.linkage_set(false), format!("ours {:?}, spirv-link without markers {:?}", f.linkage_set(true), t.linkage_set(false)));
+        check(
+            "entry points (link only)",
+            eps(&o) == eps(&t) && o.entry_points.len() == t.entry_points.len(),
+            format!("ours {:?}, spirv-link {:?}", o.entry_points, t.entry_points),
+        );
+        check(
+            "entry points (lowered)",
+            eps(&f) == eps(&t) && f.entry_points.len() == t.entry_points.len(),
+            format!("ours {:?}, spirv-link {:?}", f.entry_points, t.entry_points),
+        );
+        check(
+            "linkage (link only)",
+            o.linkage_set(true) == t.linkage_set(true),
+            format!(
+                "ours {:?}, spirv-link {:?}",
+                o.linkage_set(true),
+                t.linkage_set(true)
+            ),
+        );
+        check(
+            "linkage (lowered)",
+            f.linkage_set(true) == t.linkage_set(false),
+            format!(
+                "ours {:?}, spirv-link without markers {:?}",
+                f.linkage_set(true),
+                t.linkage_set(false)
+            ),
+        );
         check(
             "function count (link only)",
             o.functions.len() == t.distinct_function_count(),
-            format!("ours {}, spirv-link {} ({} counting duplicates once)", o.functions.len(), t.functions.len(), t.distinct_function_count()),
+            format!(
+                "ours {}, spirv-link {} ({} counting duplicates once)",
+                o.functions.len(),
+                t.functions.len(),
+                t.distinct_function_count()
+            ),
         );
         check(
             "function count (lowered)",
             f.functions.len() == t.distinct_function_count() - t.marker_declarations(),
-            format!("ours {}, spirv-link {} less {} marker declaration(s)", f.functions.len(), t.distinct_function_count(), t.marker_declarations()),
+            format!(
+                "ours {}, spirv-link {} less {} marker declaration(s)",
+                f.functions.len(),
+                t.distinct_function_count(),
+                t.marker_declarations()
+            ),
         );
         // No LinkOnceODR survives a (non-library) link of ours.
         if !opts.create_library {
-            check("LinkOnceODR left", !f.linkage.iter().any(|l| l.2 == LINK_ONCE_ODR), format!("{:?}", f.linkage));
+            check(
+                "LinkOnceODR left",
+                !f.linkage.iter().any(|l| l.2 == LINK_ONCE_ODR),
+                format!("{:?}", f.linkage),
+            );
         }
         compared.insert(name.clone());
     }
     eprintln!("spirv-link comparison:\n  {}", table.join("\n  "));
     let _ = std::fs::remove_dir_all(&tmp);
-    assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
-    for must in ["link-basic", "link-library", "link-linkonce", "link-partial", "link-renumber-spec-ids"] {
-        assert!(compared.contains(must), "{must} was not compared with spirv-link (compared: {compared:?})");
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+    for must in [
+        "link-basic",
+        "link-library",
+        "link-linkonce",
+        "link-partial",
+        "link-renumber-spec-ids",
+    ] {
+        assert!(
+            compared.contains(must),
+            "{must} was not compared with spirv-link (compared: {compared:?})"
+        );
     }
 }
 
@@ -922,7 +1215,11 @@ fn glob_folder(dir: &Path) {
     }
     for (name, text) in EXTRA_MODULES {
         let p = src.join(format!("{name}.spvasm"));
-        std::fs::write(&p, format!("; target-env: spv1.4\n{}", text.trim_start_matches('\n'))).unwrap();
+        std::fs::write(
+            &p,
+            format!("; target-env: spv1.4\n{}", text.trim_start_matches('\n')),
+        )
+        .unwrap();
         modules.push((name.into(), common::assemble(&p)));
     }
     for (name, bytes) in modules.iter().rev() {
@@ -942,38 +1239,100 @@ fn glob_pattern_equals_sorted_list() {
     std::fs::create_dir_all(&dir).unwrap();
     glob_folder(&dir);
     let run = |tag: &str, mode: &str, inputs: &[&str]| -> (Vec<u8>, Vec<u8>, Vec<u8>) {
-        let (spv, prop, json) = (format!("{tag}.spv"), format!("{tag}.prop"), format!("{tag}.json"));
+        let (spv, prop, json) = (
+            format!("{tag}.spv"),
+            format!("{tag}.prop"),
+            format!("{tag}.json"),
+        );
         let mut args: Vec<&str> = inputs.to_vec();
-        args.extend(["--spec-const", mode, "--validate", "-o", &spv, "--prop", &prop, "--json", &json]);
+        args.extend([
+            "--spec-const",
+            mode,
+            "--validate",
+            "-o",
+            &spv,
+            "--prop",
+            &prop,
+            "--json",
+            &json,
+        ]);
         let out = spec_link(&tmp, &args);
-        assert!(out.status.success(), "spec-link {}: exit {:?}\n{}", args.join(" "), out.status.code(), stderr(&out));
+        assert!(
+            out.status.success(),
+            "spec-link {}: exit {:?}\n{}",
+            args.join(" "),
+            out.status.code(),
+            stderr(&out)
+        );
         let r = |f: &str| std::fs::read(tmp.join(f)).unwrap();
         let bytes = r(&spv);
         common::spirv_val(&bytes, "spv1.4", &format!("spec-link {}", args.join(" ")));
         (bytes, r(&prop), r(&json))
     };
-    let sorted = ["objs/a.spv", "objs/b.spv", "objs/c.spv", "objs/d.spv", "objs/e.spv"];
+    let sorted = [
+        "objs/a.spv",
+        "objs/b.spv",
+        "objs/c.spv",
+        "objs/d.spv",
+        "objs/e.spv",
+    ];
     for mode in ["native", "emulation"] {
         let by_pattern = run(&format!("pattern-{mode}"), mode, &["objs/*.spv"]);
         let by_list = run(&format!("list-{mode}"), mode, &sorted);
-        assert!(by_pattern.0 == by_list.0, "{mode}: the module linked by pattern differs from the sorted list's");
-        assert_eq!(String::from_utf8_lossy(&by_pattern.1), String::from_utf8_lossy(&by_list.1), "{mode}: .prop");
-        assert_eq!(String::from_utf8_lossy(&by_pattern.2), String::from_utf8_lossy(&by_list.2), "{mode}: JSON");
+        assert!(
+            by_pattern.0 == by_list.0,
+            "{mode}: the module linked by pattern differs from the sorted list's"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&by_pattern.1),
+            String::from_utf8_lossy(&by_list.1),
+            "{mode}: .prop"
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&by_pattern.2),
+            String::from_utf8_lossy(&by_list.2),
+            "{mode}: JSON"
+        );
         // The link happened: the kernels of all five files, e's import of d's fd resolved.
         let s = Summary::of(&by_pattern.0);
         let eps: BTreeSet<&str> = s.entry_points.iter().map(String::as_str).collect();
-        assert_eq!(eps, BTreeSet::from(["K", "KC", "KE"]), "{mode}: entry points");
-        assert!(!s.linkage.iter().any(|(_, n, t)| n == "fd" && *t == LINK_IMPORT), "{mode}: fd left unresolved: {:?}", s.linkage);
+        assert_eq!(
+            eps,
+            BTreeSet::from(["K", "KC", "KE"]),
+            "{mode}: entry points"
+        );
+        assert!(
+            !s.linkage
+                .iter()
+                .any(|(_, n, t)| n == "fd" && *t == LINK_IMPORT),
+            "{mode}: fd left unresolved: {:?}",
+            s.linkage
+        );
         let json: Value = serde_json::from_slice(&by_pattern.2).unwrap();
-        let ids: Vec<&str> = json["spec_constants"].as_array().unwrap().iter().map(|c| c["symbolic_id"].as_str().unwrap()).collect();
+        let ids: Vec<&str> = json["spec_constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["symbolic_id"].as_str().unwrap())
+            .collect();
         assert_eq!(ids, ["AIB", "ZZ"], "{mode}: symbolic IDs");
         // A mixed command line: explicit files and a pattern, expanded in place.
-        let mixed = run(&format!("mixed-{mode}"), mode, &["objs/a.spv", "objs/b.spv", "objs/[c-e].spv"]);
-        assert!(mixed.0 == by_list.0, "{mode}: explicit files + pattern differ from the list");
+        let mixed = run(
+            &format!("mixed-{mode}"),
+            mode,
+            &["objs/a.spv", "objs/b.spv", "objs/[c-e].spv"],
+        );
+        assert!(
+            mixed.0 == by_list.0,
+            "{mode}: explicit files + pattern differ from the list"
+        );
         // Another order links to another module.
         let reversed: Vec<&str> = sorted.iter().rev().copied().collect();
         let other = run(&format!("reversed-{mode}"), mode, &reversed);
-        assert!(other.0 != by_list.0, "{mode}: input order made no difference; the comparison proves nothing");
+        assert!(
+            other.0 != by_list.0,
+            "{mode}: input order made no difference; the comparison proves nothing"
+        );
     }
     let _ = std::fs::remove_dir_all(&tmp);
 }
@@ -986,20 +1345,33 @@ fn glob_pattern_matching_nothing_is_an_error() {
     let dir = tmp.join("objs");
     std::fs::create_dir_all(&dir).unwrap();
     glob_folder(&dir);
-    for inputs in [vec!["objs/*.spirv"], vec!["objs/*.spv", "nowhere/*.spv"], vec!["objs/a.spv", "objs/[x-z]*.spv"]] {
+    for inputs in [
+        vec!["objs/*.spirv"],
+        vec!["objs/*.spv", "nowhere/*.spv"],
+        vec!["objs/a.spv", "objs/[x-z]*.spv"],
+    ] {
         let pattern = *inputs.last().unwrap();
         let mut args = inputs.clone();
         args.extend(["-o", "out.spv", "--prop", "out.prop", "--json", "out.json"]);
         let out = spec_link(&tmp, &args);
         let err = stderr(&out);
-        assert_eq!(out.status.code(), Some(1), "spec-link {}: {err}", args.join(" "));
+        assert_eq!(
+            out.status.code(),
+            Some(1),
+            "spec-link {}: {err}",
+            args.join(" ")
+        );
         assert!(
             err.contains(&format!("error: input pattern '{pattern}' matches no file")),
             "spec-link {}: unexpected message: {err}",
             args.join(" ")
         );
         for f in ["out.spv", "out.prop", "out.json"] {
-            assert!(!tmp.join(f).exists(), "spec-link {}: {f} was written", args.join(" "));
+            assert!(
+                !tmp.join(f).exists(),
+                "spec-link {}: {f} was written",
+                args.join(" ")
+            );
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
@@ -1011,8 +1383,15 @@ fn glob_pattern_matching_nothing_is_an_error() {
 
 /// A `.prop` descriptor line for a 4-byte scalar with the given SpecId.
 fn prop_line(name: &str, spec_id: u32) -> String {
-    let payload: Vec<u8> = [spec_id, 0, 4].iter().flat_map(|x| x.to_le_bytes()).collect();
-    format!("{name}={}|{}\n", 2, base64_encode(&raw_byte_array(&payload)))
+    let payload: Vec<u8> = [spec_id, 0, 4]
+        .iter()
+        .flat_map(|x| x.to_le_bytes())
+        .collect();
+    format!(
+        "{name}={}|{}\n",
+        2,
+        base64_encode(&raw_byte_array(&payload))
+    )
 }
 
 /// Four inputs: link-renumber-spec-ids' a and b (already lowered, both `SpecId 3`: a's default
@@ -1027,8 +1406,16 @@ fn specid_collision_renumbered_constants_are_independent() {
     let tmp = tmpdir("specid");
     let repo = common::repo();
     let lowered = repo.join("testdata/link-renumber-spec-ids/inputs");
-    std::fs::write(tmp.join("sc_a.spv"), common::assemble(&lowered.join("a.spvasm"))).unwrap();
-    std::fs::write(tmp.join("sc_b.spv"), common::assemble(&lowered.join("b.spvasm"))).unwrap();
+    std::fs::write(
+        tmp.join("sc_a.spv"),
+        common::assemble(&lowered.join("a.spvasm")),
+    )
+    .unwrap();
+    std::fs::write(
+        tmp.join("sc_b.spv"),
+        common::assemble(&lowered.join("b.spvasm")),
+    )
+    .unwrap();
     let clang = repo.join("testdata/clang-link");
     std::fs::copy(clang.join("a.spv"), tmp.join("k_a.spv")).unwrap();
     std::fs::copy(clang.join("b-nodebug.spv"), tmp.join("k_b.spv")).unwrap();
@@ -1055,8 +1442,14 @@ fn specid_collision_renumbered_constants_are_independent() {
         {"a_sc": "01000000", x: "07000000"}
     ]);
     let rest = "0".repeat(2 * 60);
-    let k_default = format!("e8030000b10b0000e8030000f9ffffff79000000{}", "0".repeat(2 * 44));
-    let k_x7 = format!("070000000e00000007000000f9ffffff79000000{}", "0".repeat(2 * 44));
+    let k_default = format!(
+        "e8030000b10b0000e8030000f9ffffff79000000{}",
+        "0".repeat(2 * 44)
+    );
+    let k_x7 = format!(
+        "070000000e00000007000000f9ffffff79000000{}",
+        "0".repeat(2 * 44)
+    );
     let doc = json!({
         "comment": "Written by tests/link.rs. a_sc: sc_a.spv's constant (SpecId 3, default 10), b_sc: sc_b.spv's (renumbered, default 20); X: clang-link's (testdata/clang-link/run.json). expect: K_a stores a_sc, K_b stores b_sc, K as in clang-link.",
         "images": [
@@ -1072,15 +1465,38 @@ fn specid_collision_renumbered_constants_are_independent() {
 
     let mut failures = Vec::new();
     for mode in ["native", "emulation"] {
-        let (spv, prop, js) = (format!("out.{mode}.spv"), format!("out.{mode}.prop"), format!("out.{mode}.json"));
+        let (spv, prop, js) = (
+            format!("out.{mode}.spv"),
+            format!("out.{mode}.prop"),
+            format!("out.{mode}.json"),
+        );
         let mut args: Vec<&str> = inputs.to_vec();
-        args.extend(["--renumber-spec-ids", "--spec-const", mode, "--validate", "-o", &spv, "--prop", &prop, "--json", &js]);
+        args.extend([
+            "--renumber-spec-ids",
+            "--spec-const",
+            mode,
+            "--validate",
+            "-o",
+            &spv,
+            "--prop",
+            &prop,
+            "--json",
+            &js,
+        ]);
         let out = spec_link(&tmp, &args);
-        assert!(out.status.success(), "spec-link {}: {}", args.join(" "), stderr(&out));
+        assert!(
+            out.status.success(),
+            "spec-link {}: {}",
+            args.join(" "),
+            stderr(&out)
+        );
         let module = std::fs::read(tmp.join(&spv)).unwrap();
         common::spirv_val(&module, "spv1.4", &format!("spec-link {}", args.join(" ")));
-        let sidecar: Value = serde_json::from_slice(&std::fs::read(tmp.join(&js)).unwrap()).unwrap();
-        let renumbered = sidecar["renumbered_spec_ids"].as_array().unwrap_or_else(|| panic!("{mode}: no renumbered_spec_ids in {sidecar}"));
+        let sidecar: Value =
+            serde_json::from_slice(&std::fs::read(tmp.join(&js)).unwrap()).unwrap();
+        let renumbered = sidecar["renumbered_spec_ids"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{mode}: no renumbered_spec_ids in {sidecar}"));
         assert_eq!(renumbered.len(), 1, "{mode}: {renumbered:?}");
         assert_eq!(renumbered[0]["input"], "sc_b.spv", "{mode}: {renumbered:?}");
         assert_eq!(renumbered[0]["from"], 3, "{mode}: {renumbered:?}");
@@ -1091,15 +1507,31 @@ fn specid_collision_renumbered_constants_are_independent() {
         let s = Summary::of(&module);
         let spec_ids: Vec<u32> = s.spec_ids.iter().map(|x| x.1).collect();
         let distinct: BTreeSet<u32> = spec_ids.iter().copied().collect();
-        assert_eq!(distinct.len(), spec_ids.len(), "{mode}: a SpecId used twice: {spec_ids:?}");
-        assert!(distinct.contains(&3) && distinct.contains(&to), "{mode}: {spec_ids:?}");
+        assert_eq!(
+            distinct.len(),
+            spec_ids.len(),
+            "{mode}: a SpecId used twice: {spec_ids:?}"
+        );
+        assert!(
+            distinct.contains(&3) && distinct.contains(&to),
+            "{mode}: {spec_ids:?}"
+        );
         let new_ids: Vec<u64> = sidecar["spec_constants"]
             .as_array()
             .unwrap()
             .iter()
-            .flat_map(|c| c["spec_ids"].as_array().unwrap().iter().map(|v| v.as_u64().unwrap()))
+            .flat_map(|c| {
+                c["spec_ids"]
+                    .as_array()
+                    .unwrap()
+                    .iter()
+                    .map(|v| v.as_u64().unwrap())
+            })
             .collect();
-        assert!(!new_ids.is_empty(), "{mode}: X and Y missing from the sidecar");
+        assert!(
+            !new_ids.is_empty(),
+            "{mode}: X and Y missing from the sidecar"
+        );
         assert!(
             new_ids.iter().all(|&i| i > 3 && i > to as u64),
             "{mode}: new SpecIds {new_ids:?} must come after the inputs' (3, {to})"
@@ -1109,16 +1541,30 @@ fn specid_collision_renumbered_constants_are_independent() {
         let ours = std::fs::read_to_string(tmp.join(&prop)).unwrap();
         let header = "[SYCL/specialization constants]\n";
         let extra = format!("{header}{}{}", prop_line("a_sc", 3), prop_line("b_sc", to));
-        let full = if ours.contains(header) { ours.replacen(header, &extra, 1) } else { format!("{extra}{ours}") };
+        let full = if ours.contains(header) {
+            ours.replacen(header, &extra, 1)
+        } else {
+            format!("{extra}{ours}")
+        };
         let run_prop = tmp.join(format!("run.{mode}.prop"));
         std::fs::write(&run_prop, &full).unwrap();
         // Native only: ocl_run.py sets spec constants from a .prop or fills an emulation
         // buffer, not both, and emulation leaves the already-lowered constants spec constants.
         if mode == "native" {
             let spec = ["--prop", run_prop.to_str().unwrap()];
-            failures.extend(check_runs("--renumber-spec-ids native", &tmp.join(&spv), &run_json, &spec));
+            failures.extend(check_runs(
+                "--renumber-spec-ids native",
+                &tmp.join(&spv),
+                &run_json,
+                &spec,
+            ));
         }
     }
     let _ = std::fs::remove_dir_all(&tmp);
-    assert!(failures.is_empty(), "{} failure(s):\n\n{}", failures.len(), failures.join("\n\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
 }

@@ -5,11 +5,16 @@
 mod common;
 
 fn block(readme: &str, marker: &str) -> Vec<String> {
-    let start = readme.find(marker).unwrap_or_else(|| panic!("README lacks {marker}"));
+    let start = readme
+        .find(marker)
+        .unwrap_or_else(|| panic!("README lacks {marker}"));
     let rest = &readme[start..];
     let open = rest.find("```\n").expect("code block") + 4;
     let close = rest[open..].find("```").expect("end of code block");
-    rest[open..open + close].lines().map(|l| l.to_string()).collect()
+    rest[open..open + close]
+        .lines()
+        .map(|l| l.to_string())
+        .collect()
 }
 
 fn appears_in_order(lines: &[String], text: &str) -> Result<(), String> {
@@ -35,5 +40,8 @@ fn readme_example_is_current() {
     appears_in_order(&block(&readme, "<!-- readme-example:before -->"), &input).unwrap();
     appears_in_order(&block(&readme, "<!-- readme-example:after -->"), &expected).unwrap();
     let readme_prop = block(&readme, "<!-- readme-example:prop -->").join("\n") + "\n";
-    assert_eq!(readme_prop, prop, "README .prop block differs from testdata/readme-example/expected.prop");
+    assert_eq!(
+        readme_prop, prop,
+        "README .prop block differs from testdata/readme-example/expected.prop"
+    );
 }

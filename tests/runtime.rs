@@ -14,13 +14,26 @@ use std::process::Command;
 
 fn python() -> PathBuf {
     let p = common::repo().join(".venv/bin/python");
-    assert!(p.exists(), "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)", p.display());
+    assert!(
+        p.exists(),
+        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
+        p.display()
+    );
     p
 }
 
-fn ocl_run(spv: &Path, prop: Option<&Path>, run_json: &Path, extra: &[&str]) -> std::process::Output {
+fn ocl_run(
+    spv: &Path,
+    prop: Option<&Path>,
+    run_json: &Path,
+    extra: &[&str],
+) -> std::process::Output {
     let icd = common::repo().join(".ocl-icd");
-    assert!(icd.join("intel-cpu.icd").exists(), "{} is missing: run scripts/setup.sh", icd.display());
+    assert!(
+        icd.join("intel-cpu.icd").exists(),
+        "{} is missing: run scripts/setup.sh",
+        icd.display()
+    );
     let mut cmd = Command::new(python());
     cmd.arg(common::repo().join("scripts/ocl_run.py"))
         .arg("--spv")
@@ -47,7 +60,12 @@ fn lower_to_files(
 ) -> (PathBuf, PathBuf, PathBuf) {
     let out = process(
         &[Input::from_bytes(name.to_string(), bytes)],
-        &Options { mode, emulation_layout: layout, validation: Validation::Always, ..Options::default() },
+        &Options {
+            mode,
+            emulation_layout: layout,
+            validation: Validation::Always,
+            ..Options::default()
+        },
     )
     .unwrap_or_else(|e| panic!("{name} {tag}: {e}"));
     let paths = (
@@ -67,52 +85,108 @@ fn fixtures_run_like_dpcpp() {
     std::fs::create_dir_all(&tmp).unwrap();
     let pattern = common::fixtures().join("*/image0.input.spv");
     let mut n = 0;
-    for input in glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap) {
+    for input in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
         let dir = input.parent().unwrap();
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
         let run_json = dir.join("run.json");
-        let lower = |mode, layout, tag: &str| lower_to_files(&tmp, &name, std::fs::read(&input).unwrap(), mode, layout, tag);
+        let lower = |mode, layout, tag: &str| {
+            lower_to_files(
+                &tmp,
+                &name,
+                std::fs::read(&input).unwrap(),
+                mode,
+                layout,
+                tag,
+            )
+        };
         let (spv, prop, _) = lower(SpecConstMode::Native, EmulationLayout::Aligned, "native");
 
         let ours = ocl_run(&spv, Some(&prop), &run_json, &[]);
-        assert!(ours.status.success(), "{name}: our output failed to run:\n{}", String::from_utf8_lossy(&ours.stderr));
+        assert!(
+            ours.status.success(),
+            "{name}: our output failed to run:\n{}",
+            String::from_utf8_lossy(&ours.stderr)
+        );
         let theirs = ocl_run(
             &dir.join("image0.dpcpp-native.spv"),
             Some(&dir.join("image0.dpcpp-native.prop")),
             &run_json,
             &[],
         );
-        assert!(theirs.status.success(), "{name}: DPC++'s image failed to run:\n{}", String::from_utf8_lossy(&theirs.stderr));
+        assert!(
+            theirs.status.success(),
+            "{name}: DPC++'s image failed to run:\n{}",
+            String::from_utf8_lossy(&theirs.stderr)
+        );
         let ours_v: serde_json::Value = serde_json::from_slice(&ours.stdout).unwrap();
         let theirs_v: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
         assert_eq!(ours_v, theirs_v, "{name}: results differ from DPC++'s");
         // The overrides must change what the kernel computes, or the comparison proves nothing.
         let results = ours_v["results"].as_array().unwrap();
         assert!(results.len() >= 2, "{name}: run.json has no override set");
-        assert_ne!(results[0]["buffers"], results[1]["buffers"], "{name}: overrides had no effect");
+        assert_ne!(
+            results[0]["buffers"], results[1]["buffers"],
+            "{name}: overrides had no effect"
+        );
 
         // Emulation, DPC++'s layout and the packed one: the buffer is built from our JSON
         // sidecar (default blob, overrides at each constant's offset) and bound to the argument
         // it names.
-        for (layout, tag) in [(EmulationLayout::Aligned, "emulation"), (EmulationLayout::Packed, "packed")] {
+        for (layout, tag) in [
+            (EmulationLayout::Aligned, "emulation"),
+            (EmulationLayout::Packed, "packed"),
+        ] {
             let (spv, _, json) = lower(SpecConstMode::Emulation, layout, tag);
-            let run = ocl_run(&spv, None, &run_json, &["--emulation-json", json.to_str().unwrap()]);
-            assert!(run.status.success(), "{name} {tag}: failed to run:\n{}", String::from_utf8_lossy(&run.stderr));
+            let run = ocl_run(
+                &spv,
+                None,
+                &run_json,
+                &["--emulation-json", json.to_str().unwrap()],
+            );
+            assert!(
+                run.status.success(),
+                "{name} {tag}: failed to run:\n{}",
+                String::from_utf8_lossy(&run.stderr)
+            );
             let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-            assert_eq!(v, theirs_v, "{name} {tag}: results differ from DPC++'s native image");
+            assert_eq!(
+                v, theirs_v,
+                "{name} {tag}: results differ from DPC++'s native image"
+            );
         }
 
         // Default-values mode: no spec constants to set; same results as the defaults run.
-        let (spv, _, _) = lower(SpecConstMode::DefaultValues, EmulationLayout::Aligned, "defaults");
+        let (spv, _, _) = lower(
+            SpecConstMode::DefaultValues,
+            EmulationLayout::Aligned,
+            "defaults",
+        );
         let run = ocl_run(&spv, None, &run_json, &["--no-spec"]);
-        assert!(run.status.success(), "{name} default-values: failed to run:\n{}", String::from_utf8_lossy(&run.stderr));
+        assert!(
+            run.status.success(),
+            "{name} default-values: failed to run:\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
         let v: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-        assert_eq!(v["results"][0]["buffers"], theirs_v["results"][0]["buffers"], "{name} default-values");
+        assert_eq!(
+            v["results"][0]["buffers"], theirs_v["results"][0]["buffers"],
+            "{name} default-values"
+        );
 
         let raw = ocl_run(&input, None, &run_json, &["--no-spec"]);
         let err = String::from_utf8_lossy(&raw.stderr);
-        assert_eq!(raw.status.code(), Some(3), "{name}: un-lowered input did not fail to build: {err}");
-        assert!(err.contains("Symbols not found"), "{name}: unexpected build error: {err}");
+        assert_eq!(
+            raw.status.code(),
+            Some(3),
+            "{name}: un-lowered input did not fail to build: {err}"
+        );
+        assert!(
+            err.contains("Symbols not found"),
+            "{name}: unexpected build error: {err}"
+        );
         n += 1;
     }
     assert!(n >= 3, "expected at least 3 fixtures, ran {n}");
@@ -129,17 +203,29 @@ fn clang_cases_compute_expected_values() {
     // Single-module cases (multi-module ones are linked in tests/link.rs).
     let pattern = common::repo().join("testdata/clang-*/input.spv");
     let mut checked = 0;
-    for input_spv in glob::glob(pattern.to_str().unwrap()).unwrap().map(Result::unwrap) {
+    for input_spv in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
         let dir = input_spv.parent().unwrap();
         let run_json = dir.join("run.json");
         let name = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let spec: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+        let spec: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
         let input = std::fs::read(dir.join("input.spv")).unwrap();
         let modes = [
             ("native", SpecConstMode::Native, EmulationLayout::Aligned),
-            ("emulation", SpecConstMode::Emulation, EmulationLayout::Aligned),
+            (
+                "emulation",
+                SpecConstMode::Emulation,
+                EmulationLayout::Aligned,
+            ),
             ("packed", SpecConstMode::Emulation, EmulationLayout::Packed),
-            ("defaults", SpecConstMode::DefaultValues, EmulationLayout::Aligned),
+            (
+                "defaults",
+                SpecConstMode::DefaultValues,
+                EmulationLayout::Aligned,
+            ),
         ];
         for (tag, mode, layout) in modes {
             let (spv, prop, json) = lower_to_files(&tmp, &name, input.clone(), mode, layout, tag);
@@ -147,12 +233,18 @@ fn clang_cases_compute_expected_values() {
                 let n = image["image"].as_u64().unwrap().to_string();
                 let args: Vec<&str> = match mode {
                     SpecConstMode::Native => vec!["--image", &n],
-                    SpecConstMode::Emulation => vec!["--image", &n, "--emulation-json", json.to_str().unwrap()],
+                    SpecConstMode::Emulation => {
+                        vec!["--image", &n, "--emulation-json", json.to_str().unwrap()]
+                    }
                     SpecConstMode::DefaultValues => vec!["--image", &n, "--no-spec"],
                 };
                 let prop_arg = (mode == SpecConstMode::Native).then_some(prop.as_path());
                 let run = ocl_run(&spv, prop_arg, &run_json, &args);
-                assert!(run.status.success(), "{name} {tag} image {n}:\n{}", String::from_utf8_lossy(&run.stderr));
+                assert!(
+                    run.status.success(),
+                    "{name} {tag} image {n}:\n{}",
+                    String::from_utf8_lossy(&run.stderr)
+                );
                 let got: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
                 let expect = image["expect"].as_array().unwrap();
                 for (k, result) in got["results"].as_array().unwrap().iter().enumerate() {

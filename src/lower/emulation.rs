@@ -23,6 +23,7 @@
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind};
 use crate::markers::Markers;
+use crate::module::idhash::{IdBits, IdMap};
 use crate::module::ids::IdAllocator;
 use crate::module::index::Index;
 use crate::module::inst::{self, build};
@@ -30,7 +31,6 @@ use crate::module::intern::Intern;
 use crate::module::Module;
 use crate::specmap::{Numbering, SpecMap, SpecNode};
 use spirv::{Capability, ExecutionModel, MemoryAccess, Op, StorageClass};
-use crate::module::idhash::{IdBits, IdMap};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// Name given to the buffer parameter spec-link appends (DPC++'s name for it).
@@ -72,11 +72,19 @@ pub fn lower_emulation(
     let mut callers: IdMap<u32, Vec<(u32, usize)>> = IdMap::default(); // callee → (caller, call inst)
     for call in &index.calls {
         if let Some(f) = index.functions.get(call.function as usize) {
-            callers.entry(call.callee).or_default().push((f.id, call.inst as usize));
+            callers
+                .entry(call.callee)
+                .or_default()
+                .push((f.id, call.inst as usize));
         }
     }
     let mut threaded: BTreeSet<u32> = BTreeSet::new();
-    let mut work: Vec<u32> = markers.calls.iter().filter(|c| c.rt_param.is_none()).map(|c| c.caller).collect();
+    let mut work: Vec<u32> = markers
+        .calls
+        .iter()
+        .filter(|c| c.rt_param.is_none())
+        .map(|c| c.caller)
+        .collect();
     while let Some(f) = work.pop() {
         if threaded.insert(f) {
             for &(caller, _) in callers.get(&f).into_iter().flatten() {
@@ -90,7 +98,13 @@ pub fn lower_emulation(
     if !threaded.is_empty() {
         index.ensure_capability(module, Capability::Int8);
     }
-    let buffer_ty = intern.get(module, ids, Op::TypePointer, None, &[StorageClass::CrossWorkgroup as u32, uchar])?;
+    let buffer_ty = intern.get(
+        module,
+        ids,
+        Op::TypePointer,
+        None,
+        &[StorageClass::CrossWorkgroup as u32, uchar],
+    )?;
     let mut param_of: BTreeMap<u32, u32> = BTreeMap::new();
     for &f in &threaded {
         let func = function(index, f)?;
@@ -98,17 +112,25 @@ pub fn lower_emulation(
         param_of.insert(f, p);
         // New function type: the old parameters plus the buffer.
         let old_ty = module
-            .inst(index.defs.get(&func.fn_type).ok_or_else(|| Error::Lower(format!("function type %{} is not defined", func.fn_type)))?)
+            .inst(index.defs.get(&func.fn_type).ok_or_else(|| {
+                Error::Lower(format!("function type %{} is not defined", func.fn_type))
+            })?)
             .map(|w| w.to_vec())
             .unwrap_or_default();
         if old_ty.len() < 3 || old_ty[0] & 0xffff != Op::TypeFunction as u32 {
-            return Err(Error::Lower(format!("%{} is not an OpTypeFunction", func.fn_type)));
+            return Err(Error::Lower(format!(
+                "%{} is not an OpTypeFunction",
+                func.fn_type
+            )));
         }
         let mut ops = vec![old_ty[2]];
         ops.extend_from_slice(&old_ty[3..]);
         ops.push(buffer_ty);
         let new_ty = intern.get(module, ids, Op::TypeFunction, None, &ops)?;
-        let mut header = module.inst(func.start).map(|w| w.to_vec()).unwrap_or_default();
+        let mut header = module
+            .inst(func.start)
+            .map(|w| w.to_vec())
+            .unwrap_or_default();
         if header.len() >= 5 {
             header[4] = new_ty;
         }
@@ -132,7 +154,9 @@ pub fn lower_emulation(
     // Every call to a threaded function passes the caller's buffer.
     for &f in param_of.keys() {
         for &(caller, ci) in callers.get(&f).into_iter().flatten() {
-            let p = *param_of.get(&caller).ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
+            let p = *param_of
+                .get(&caller)
+                .ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
             let mut w = module.inst(ci).map(|w| w.to_vec()).unwrap_or_default();
             w.push(p);
             w[0] = inst::head(Op::FunctionCall, w.len());
@@ -146,7 +170,9 @@ pub fn lower_emulation(
     let mut pointer_types: Vec<(u32, u32, u32)> = Vec::new(); // (storage, pointee, id) needed
     let mut plan = Vec::new();
     for call in &markers.calls {
-        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else { continue };
+        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else {
+            continue;
+        };
         let c = &map.constants[k];
         let (buffer, storage, buffer_type) = match call.rt_param {
             Some(p) => {
@@ -155,14 +181,22 @@ pub fn lower_emulation(
                     .get(&p)
                     .and_then(|i| module.inst(i))
                     .map(|w| w[1])
-                    .ok_or_else(|| Error::Lower(format!("RTBuffer parameter %{p} is not defined")))?;
+                    .ok_or_else(|| {
+                        Error::Lower(format!("RTBuffer parameter %{p} is not defined"))
+                    })?;
                 match layout.kind(ty)? {
                     TypeKind::Pointer { storage, .. } => (p, storage, ty),
-                    _ => return Err(Error::Lower(format!("RTBuffer parameter %{p} is not a pointer"))),
+                    _ => {
+                        return Err(Error::Lower(format!(
+                            "RTBuffer parameter %{p} is not a pointer"
+                        )))
+                    }
                 }
             }
             None => {
-                let p = *param_of.get(&call.caller).ok_or_else(|| Error::Lower("caller was not threaded".into()))?;
+                let p = *param_of
+                    .get(&call.caller)
+                    .ok_or_else(|| Error::Lower("caller was not threaded".into()))?;
                 (p, StorageClass::CrossWorkgroup as u32, buffer_ty)
             }
         };
@@ -181,7 +215,8 @@ pub fn lower_emulation(
     let uchar_zero = intern.get(module, ids, Op::Constant, Some(uchar), &[0])?;
     for (call, c, buffer, storage, buffer_type) in plan {
         let byte_ptr = ptr_cache[&(storage, uchar)];
-        let offset = u32::try_from(c.blob_offset).map_err(|_| Error::Lower("buffer offset overflows 32 bits".into()))?;
+        let offset = u32::try_from(c.blob_offset)
+            .map_err(|_| Error::Lower("buffer offset overflows 32 bits".into()))?;
         let off = intern.get(module, ids, Op::Constant, Some(uint), &[offset])?;
         let mut out = Vec::new();
         let mut base = buffer;
@@ -190,16 +225,32 @@ pub fn lower_emulation(
             out.extend(build(Op::Bitcast, &[byte_ptr, base, buffer]));
         }
         let gep = ids.alloc()?;
-        out.extend(build(Op::InBoundsPtrAccessChain, &[byte_ptr, gep, base, off]));
-        let result = if call.sret.is_some() { ids.alloc()? } else { call.result };
+        out.extend(build(
+            Op::InBoundsPtrAccessChain,
+            &[byte_ptr, gep, base, off],
+        ));
+        let result = if call.sret.is_some() {
+            ids.alloc()?
+        } else {
+            call.result
+        };
         let aligned = MemoryAccess::ALIGNED.bits();
-        if matches!(c.tree, SpecNode::Leaf { scalar: crate::specmap::Scalar::Bool, .. }) {
+        if matches!(
+            c.tree,
+            SpecNode::Leaf {
+                scalar: crate::specmap::Scalar::Bool,
+                ..
+            }
+        ) {
             let byte = ids.alloc()?;
             out.extend(build(Op::Load, &[uchar, byte, gep, aligned, 1]));
             out.extend(build(Op::INotEqual, &[c.ty, result, byte, uchar_zero]));
         } else {
             let typed = ids.alloc()?;
-            out.extend(build(Op::Bitcast, &[ptr_cache[&(storage, c.ty)], typed, gep]));
+            out.extend(build(
+                Op::Bitcast,
+                &[ptr_cache[&(storage, c.ty)], typed, gep],
+            ));
             let align = if packed { 1 } else { c.align as u32 };
             out.extend(build(Op::Load, &[c.ty, result, typed, aligned, align]));
         }
@@ -218,16 +269,22 @@ pub fn lower_emulation(
     }
     let mut kernels = Vec::new();
     for &e in &index.entry_points {
-        let Some(w) = module.inst(e).map(|w| w.to_vec()) else { continue };
+        let Some(w) = module.inst(e).map(|w| w.to_vec()) else {
+            continue;
+        };
         if w[1] != ExecutionModel::Kernel as u32 {
             continue;
         }
-        let name = inst::read_string(&w[3..]).map(|(n, _)| String::from_utf8_lossy(&n).into_owned()).unwrap_or_default();
+        let name = inst::read_string(&w[3..])
+            .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
+            .unwrap_or_default();
         let f = function(index, w[2])?;
         let arg = if threaded.contains(&f.id) {
             Some(f.params.len() as u32)
         } else {
-            rt_param_of.get(&f.id).and_then(|&p| f.params.iter().position(|&x| x == p))
+            rt_param_of
+                .get(&f.id)
+                .and_then(|&p| f.params.iter().position(|&x| x == p))
                 .map(|k| k as u32)
         };
         kernels.push(KernelBuffer { name, arg });
@@ -252,7 +309,11 @@ fn function(index: &Index, id: u32) -> Result<&crate::module::index::Function> {
 }
 
 /// A function that gets a new parameter must only be called directly (and be an entry point).
-fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSet<u32>) -> Result<()> {
+fn check_only_called_directly(
+    module: &Module,
+    index: &Index,
+    threaded: &BTreeSet<u32>,
+) -> Result<()> {
     if threaded.is_empty() {
         return Ok(());
     }
@@ -268,13 +329,23 @@ fn check_only_called_directly(module: &Module, index: &Index, threaded: &BTreeSe
         }
         let op = w[0] & 0xffff;
         // Debug information (extended instructions) names functions without taking their address.
-        if [Op::Name, Op::Decorate, Op::DecorateString, Op::EntryPoint, Op::ExecutionMode, Op::Function, Op::ExtInst]
-            .iter()
-            .any(|&o| o as u32 == op)
+        if [
+            Op::Name,
+            Op::Decorate,
+            Op::DecorateString,
+            Op::EntryPoint,
+            Op::ExecutionMode,
+            Op::Function,
+            Op::ExtInst,
+        ]
+        .iter()
+        .any(|&o| o as u32 == op)
         {
             continue;
         }
-        let positions = index.id_use_positions(module, w).unwrap_or_else(|| (1..w.len()).collect());
+        let positions = index
+            .id_use_positions(module, w)
+            .unwrap_or_else(|| (1..w.len()).collect());
         for p in positions {
             if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
                 bad.insert(w[p]);

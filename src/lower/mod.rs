@@ -7,9 +7,9 @@ pub mod emulation;
 pub mod native;
 
 use crate::error::{Error, Result};
+use crate::module::idhash::{IdBits, IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use crate::module::idhash::{IdBits, IdMap, IdSet};
 
 /// Call result id → the id that replaces it.
 pub type Replacements = IdMap<u32, u32>;

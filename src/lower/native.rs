@@ -49,7 +49,9 @@ pub fn lower_native(
     }
     let mut repl = Replacements::default();
     for call in &markers.calls {
-        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else { continue };
+        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else {
+            continue;
+        };
         let root = roots[k];
         match call.sret {
             None => {
@@ -82,12 +84,25 @@ pub fn literal_words(scalar: Scalar, bytes: &[u8]) -> Vec<u32> {
     }
 }
 
-fn emit(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &SpecNode) -> Result<u32> {
+fn emit(
+    module: &mut Module,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+    node: &SpecNode,
+) -> Result<u32> {
     Ok(match node {
-        SpecNode::Leaf { ty, scalar, spec_id, default, .. } => {
+        SpecNode::Leaf {
+            ty,
+            scalar,
+            spec_id,
+            default,
+            ..
+        } => {
             let id = ids.alloc()?;
             let words = match scalar {
-                Scalar::Bool if default.first().copied().unwrap_or(0) != 0 => build(Op::SpecConstantTrue, &[*ty, id]),
+                Scalar::Bool if default.first().copied().unwrap_or(0) != 0 => {
+                    build(Op::SpecConstantTrue, &[*ty, id])
+                }
                 Scalar::Bool => build(Op::SpecConstantFalse, &[*ty, id]),
                 _ => {
                     let mut ops = vec![*ty, id];
@@ -96,10 +111,15 @@ fn emit(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &
                 }
             };
             module.append_global(&words);
-            module.append_annotation(&build(Op::Decorate, &[id, Decoration::SpecId as u32, *spec_id]));
+            module.append_annotation(&build(
+                Op::Decorate,
+                &[id, Decoration::SpecId as u32, *spec_id],
+            ));
             id
         }
-        SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[])?,
+        SpecNode::Padding { ty, .. } => {
+            intern.get(module, ids, Op::ConstantNull, Some(*ty), &[])?
+        }
         SpecNode::Composite { ty, children, .. } => {
             let mut ops = vec![*ty, 0];
             for c in children {
@@ -114,15 +134,38 @@ fn emit(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &
 }
 
 /// Emits `node` as ordinary constants with its default values (interned: equal values share ids).
-fn emit_default(module: &mut Module, ids: &mut IdAllocator, intern: &mut Intern, node: &SpecNode) -> Result<u32> {
+fn emit_default(
+    module: &mut Module,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+    node: &SpecNode,
+) -> Result<u32> {
     match node {
-        SpecNode::Leaf { ty, scalar: Scalar::Bool, default, .. } => {
-            let op = if default.first().copied().unwrap_or(0) != 0 { Op::ConstantTrue } else { Op::ConstantFalse };
+        SpecNode::Leaf {
+            ty,
+            scalar: Scalar::Bool,
+            default,
+            ..
+        } => {
+            let op = if default.first().copied().unwrap_or(0) != 0 {
+                Op::ConstantTrue
+            } else {
+                Op::ConstantFalse
+            };
             intern.get(module, ids, op, Some(*ty), &[])
         }
-        SpecNode::Leaf { ty, scalar, default, .. } => {
-            intern.get(module, ids, Op::Constant, Some(*ty), &literal_words(*scalar, default))
-        }
+        SpecNode::Leaf {
+            ty,
+            scalar,
+            default,
+            ..
+        } => intern.get(
+            module,
+            ids,
+            Op::Constant,
+            Some(*ty),
+            &literal_words(*scalar, default),
+        ),
         SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[]),
         SpecNode::Composite { ty, children, .. } => {
             let mut parts = Vec::with_capacity(children.len());

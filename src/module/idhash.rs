@@ -56,8 +56,15 @@ impl IdBits {
     /// A set for ids below `bound`; dense when that costs at most `budget_bytes`.
     pub fn new(bound: u32, budget_bytes: usize) -> Self {
         let words = (bound as usize).div_ceil(64);
-        let dense = if words * 8 <= budget_bytes { vec![0u64; words] } else { Vec::new() };
-        IdBits { dense, sparse: IdSet::default() }
+        let dense = if words * 8 <= budget_bytes {
+            vec![0u64; words]
+        } else {
+            Vec::new()
+        };
+        IdBits {
+            dense,
+            sparse: IdSet::default(),
+        }
     }
 
     pub fn insert(&mut self, id: u32) -> bool {
@@ -96,7 +103,10 @@ impl<V: Copy + Default + PartialEq> IdTable<V> {
         } else {
             Vec::new()
         };
-        IdTable { dense, sparse: IdMap::default() }
+        IdTable {
+            dense,
+            sparse: IdMap::default(),
+        }
     }
 
     #[inline]

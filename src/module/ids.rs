@@ -13,7 +13,9 @@ pub struct IdAllocator {
 
 impl IdAllocator {
     pub fn new(module: &Module) -> Self {
-        IdAllocator { next: module.bound.max(1) }
+        IdAllocator {
+            next: module.bound.max(1),
+        }
     }
 
     /// A fresh id.

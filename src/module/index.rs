@@ -11,10 +11,10 @@
 //! Postcondition: every recorded instruction index is < `module.len()`; ids defined twice are
 //! an error.
 
+use super::idhash::{IdBits, IdMap, IdSet};
 use super::{inst, Module};
 use crate::error::{Error, Result};
 use spirv::{Decoration, Op};
-use super::idhash::{IdBits, IdMap, IdSet};
 use std::collections::BTreeSet;
 
 /// A function of the module: `OpFunction` … `OpFunctionEnd`.
@@ -67,8 +67,15 @@ pub struct Defs {
 
 impl Defs {
     pub(crate) fn with_bound(bound: u32, module_words: usize) -> Self {
-        let dense = if (bound as usize) <= module_words / 2 + 64 { vec![u32::MAX; bound as usize] } else { Vec::new() };
-        Defs { dense, sparse: IdMap::default() }
+        let dense = if (bound as usize) <= module_words / 2 + 64 {
+            vec![u32::MAX; bound as usize]
+        } else {
+            Vec::new()
+        };
+        Defs {
+            dense,
+            sparse: IdMap::default(),
+        }
     }
 
     /// Records `id` as defined by instruction `i`; false if it was already defined.
@@ -197,18 +204,37 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, E
         let op = w[0] & 0xffff;
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
-                return Err((i, malformed(module, i, format!("id %{id} is defined twice"))));
+                return Err((
+                    i,
+                    malformed(module, i, format!("id %{id} is defined twice")),
+                ));
             }
             if id >= module.bound() {
                 return Err((
                     i,
-                    malformed(module, i, format!("id %{id} is not below the module's id bound {}", module.bound())),
+                    malformed(
+                        module,
+                        i,
+                        format!(
+                            "id %{id} is not below the module's id bound {}",
+                            module.bound()
+                        ),
+                    ),
                 ));
             }
         } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
             return Err((i, malformed(module, i, "missing result id")));
         }
-        if matches!(op, OP_NAME | OP_MEMBER_NAME | OP_DECORATE | OP_MEMBER_DECORATE | OP_DECORATE_ID | OP_DECORATE_STRING | OP_MEMBER_DECORATE_STRING) {
+        if matches!(
+            op,
+            OP_NAME
+                | OP_MEMBER_NAME
+                | OP_DECORATE
+                | OP_MEMBER_DECORATE
+                | OP_DECORATE_ID
+                | OP_DECORATE_STRING
+                | OP_MEMBER_DECORATE_STRING
+        ) {
             annotations.push(i as u32);
         }
     }
@@ -232,7 +258,14 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
         let op = w[0] & 0xffff;
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {
-                Err((i, malformed(module, i, format!("expected at least {n} words, found {}", w.len()))))
+                Err((
+                    i,
+                    malformed(
+                        module,
+                        i,
+                        format!("expected at least {n} words, found {}", w.len()),
+                    ),
+                ))
             } else {
                 Ok(())
             }
@@ -275,7 +308,11 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                 }
                 name_insts.push((w[1], i as u32));
             }
-            OP_MEMBER_NAME | OP_MEMBER_DECORATE | OP_MEMBER_DECORATE_STRING | OP_DECORATE_ID | OP_DECORATE_STRING => {
+            OP_MEMBER_NAME
+            | OP_MEMBER_DECORATE
+            | OP_MEMBER_DECORATE_STRING
+            | OP_DECORATE_ID
+            | OP_DECORATE_STRING => {
                 need(2)?;
             }
             OP_DECORATE => {
@@ -292,7 +329,14 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                     let kind = *w
                         .get(3 + n)
                         .ok_or_else(|| (i, malformed(module, i, "missing linkage type")))?;
-                    ix.linkage.insert(w[1], Linkage { name, kind, inst: i });
+                    ix.linkage.insert(
+                        w[1],
+                        Linkage {
+                            name,
+                            kind,
+                            inst: i,
+                        },
+                    );
                 }
             }
             OP_FUNCTION => {
@@ -317,7 +361,12 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                 need(3)?;
                 match current.as_mut() {
                     Some(f) if f.is_declaration => f.params.push(w[2]),
-                    _ => return Err((i, malformed(module, i, "parameter outside a function header"))),
+                    _ => {
+                        return Err((
+                            i,
+                            malformed(module, i, "parameter outside a function header"),
+                        ))
+                    }
                 }
             }
             OP_LABEL => match current.as_mut() {
@@ -325,7 +374,11 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                 None => return Err((i, malformed(module, i, "OpLabel outside a function"))),
             },
             OP_FUNCTION_CALL if current.is_some() && w.len() >= 4 => {
-                ix.calls.push(Call { inst: i as u32, callee: w[3], function: ix.functions.len() as u32 });
+                ix.calls.push(Call {
+                    inst: i as u32,
+                    callee: w[3],
+                    function: ix.functions.len() as u32,
+                });
             }
             OP_FUNCTION_END => {
                 let Some(mut f) = current.take() else {
@@ -339,9 +392,19 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
         }
     }
     if current.is_some() {
-        return Err((module.len(), Error::Binary("malformed module: the last function has no OpFunctionEnd".into())));
+        return Err((
+            module.len(),
+            Error::Binary("malformed module: the last function has no OpFunctionEnd".into()),
+        ));
     }
-    Ok((ix, Scan { name_insts, last_preamble, last_before_annotations }))
+    Ok((
+        ix,
+        Scan {
+            name_insts,
+            last_preamble,
+            last_before_annotations,
+        },
+    ))
 }
 
 impl Index {
@@ -371,17 +434,28 @@ impl Index {
         // Names are only read for functions and types (messages, marker matching): keep those,
         // the first of each.
         for (target, i) in scan.name_insts {
-            let is_function_or_type = ix.defs.get(&target).map(|d| module.opcode(d)).is_some_and(|op| {
-                op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
-            });
+            let is_function_or_type =
+                ix.defs
+                    .get(&target)
+                    .map(|d| module.opcode(d))
+                    .is_some_and(|op| {
+                        op == Op::Function as u32
+                            || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+                    });
             if is_function_or_type && !ix.names.contains_key(&target) {
-                if let Some((s, _)) = module.inst(i as usize).and_then(|w| inst::read_string(&w[2..])) {
+                if let Some((s, _)) = module
+                    .inst(i as usize)
+                    .and_then(|w| inst::read_string(&w[2..]))
+                {
                     ix.names.insert(target, s);
                 }
             }
         }
         ix.annotation_end = scan.last_preamble.map_or(0, |i| i + 1).min(ix.globals_end);
-        ix.names_end = scan.last_before_annotations.map_or(0, |i| i + 1).min(ix.annotation_end);
+        ix.names_end = scan
+            .last_before_annotations
+            .map_or(0, |i| i + 1)
+            .min(ix.annotation_end);
         Ok(ix)
     }
 
@@ -390,7 +464,11 @@ impl Index {
     pub fn remove_annotations_of(&self, module: &mut Module, ids: &IdBits) {
         for &i in &self.annotations {
             let i = i as usize;
-            if module.inst(i).and_then(|w| w.get(1)).is_some_and(|&t| ids.contains(t)) {
+            if module
+                .inst(i)
+                .and_then(|w| w.get(1))
+                .is_some_and(|&t| ids.contains(t))
+            {
                 module.remove(i);
             }
         }
@@ -402,11 +480,18 @@ impl Index {
     pub fn id_use_positions(&self, module: &Module, words: &[u32]) -> Option<Vec<usize>> {
         let op = words[0] & 0xffff;
         if op == Op::ExtInst as u32 {
-            let set = words.get(3).and_then(|s| self.ext_sets.get(s)).copied().unwrap_or(inst::ExtSet::Unknown);
+            let set = words
+                .get(3)
+                .and_then(|s| self.ext_sets.get(s))
+                .copied()
+                .unwrap_or(inst::ExtSet::Unknown);
             return inst::ext_inst_use_positions(words, set);
         }
         if op == Op::Switch as u32 {
-            let selector_type = module.inst(self.defs.get(words.get(1)?)?)?.get(1).copied()?;
+            let selector_type = module
+                .inst(self.defs.get(words.get(1)?)?)?
+                .get(1)
+                .copied()?;
             let ty = module.inst(self.defs.get(&selector_type)?)?;
             if ty[0] & 0xffff != Op::TypeInt as u32 {
                 return None;
@@ -428,7 +513,10 @@ impl Index {
     #[inline]
     pub fn visit_use_ids(&self, module: &Module, words: &[u32], mut f: impl FnMut(u32)) {
         let op = words[0] & 0xffff;
-        if op != Op::ExtInst as u32 && op != Op::Switch as u32 && inst::visit_use_positions(words, |p| f(words[p])) {
+        if op != Op::ExtInst as u32
+            && op != Op::Switch as u32
+            && inst::visit_use_positions(words, |p| f(words[p]))
+        {
             return;
         }
         match self.id_use_positions(module, words) {

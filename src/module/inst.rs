@@ -42,7 +42,10 @@ pub fn string_words(s: &[u8]) -> Vec<u32> {
 /// Number of words of the nul-terminated string at the start of `words` (`None` if unterminated),
 /// without copying it.
 pub fn string_len(words: &[u32]) -> Option<usize> {
-    words.iter().position(|w| w.to_le_bytes().contains(&0)).map(|i| i + 1)
+    words
+        .iter()
+        .position(|w| w.to_le_bytes().contains(&0))
+        .map(|i| i + 1)
 }
 
 pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
@@ -161,7 +164,11 @@ pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
     {
         return None;
     }
-    if op == Op::SpecConstantOp as u32 && !words.get(3).is_some_and(|&inner| safe_inside_spec_constant_op(inner)) {
+    if op == Op::SpecConstantOp as u32
+        && !words
+            .get(3)
+            .is_some_and(|&inner| safe_inside_spec_constant_op(inner))
+    {
         return None;
     }
     let mut bin = Vec::with_capacity(words.len() + 5);
@@ -389,7 +396,6 @@ fn decoded_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     (pos == words.len()).then_some(out)
 }
 
-
 /// How the operands of an extended instruction set are laid out.
 #[derive(Clone, Copy)]
 pub enum ExtSet {
@@ -431,7 +437,10 @@ pub fn ext_inst_use_positions(words: &[u32], set: ExtSet) -> Option<Vec<usize>> 
             while pos < words.len() {
                 let operand = g.operands.get(k)?;
                 match operand.kind {
-                    OperandKind::IdRef | OperandKind::IdResultType | OperandKind::IdScope | OperandKind::IdMemorySemantics => {
+                    OperandKind::IdRef
+                    | OperandKind::IdResultType
+                    | OperandKind::IdScope
+                    | OperandKind::IdMemorySemantics => {
                         out.push(pos);
                         pos += 1;
                     }
@@ -469,7 +478,10 @@ mod tests {
         assert_eq!(ext_inst_use_positions(&words, set), Some(vec![1, 3, 7]));
         // NonSemantic sets only have id operands.
         let ns = ext_set(b"NonSemantic.Shader.DebugInfo.100");
-        assert_eq!(ext_inst_use_positions(&words, ns), Some(vec![1, 3, 5, 6, 7, 8]));
+        assert_eq!(
+            ext_inst_use_positions(&words, ns),
+            Some(vec![1, 3, 5, 6, 7, 8])
+        );
         assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
     }
 
@@ -484,7 +496,7 @@ mod tests {
             vec![head(Op::Variable, 4), 1, 2, 7],
             vec![head(Op::Variable, 5), 1, 2, 5, 9],
             vec![head(Op::Constant, 4), 1, 2, 7],
-            vec![head(Op::Constant, 5), 1, 2, 7, 8],          // 64-bit
+            vec![head(Op::Constant, 5), 1, 2, 7, 8], // 64-bit
             vec![head(Op::SpecConstant, 4), 1, 2, 7],
             vec![head(Op::LifetimeStart, 3), 1, 8],
             vec![head(Op::LifetimeStop, 3), 1, 8],
@@ -517,10 +529,19 @@ mod tests {
         ];
         for w in cases {
             let mut fast = Vec::new();
-            assert!(visit_use_positions(&w, |p| fast.push(p)), "{}", op_name(w[0] & 0xffff));
+            assert!(
+                visit_use_positions(&w, |p| fast.push(p)),
+                "{}",
+                op_name(w[0] & 0xffff)
+            );
             // rspirv cannot decode constants alone (their literal's width is their type's).
-            let is_constant = [Op::Constant as u32, Op::SpecConstant as u32].contains(&(w[0] & 0xffff));
-            let reference = if is_constant { Some(vec![1]) } else { decoded_use_positions(&w) };
+            let is_constant =
+                [Op::Constant as u32, Op::SpecConstant as u32].contains(&(w[0] & 0xffff));
+            let reference = if is_constant {
+                Some(vec![1])
+            } else {
+                decoded_use_positions(&w)
+            };
             assert_eq!(Some(fast), reference, "{}", op_name(w[0] & 0xffff));
         }
     }

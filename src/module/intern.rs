@@ -54,7 +54,11 @@ fn key(words: &[u32]) -> Option<(Key, u32)> {
 impl Intern {
     /// An empty cache for the module's global section.
     pub fn new(_module: &Module, index: &Index) -> Self {
-        Intern { map: HashMap::new(), seeded: Vec::new(), globals_end: index.globals_end }
+        Intern {
+            map: HashMap::new(),
+            seeded: Vec::new(),
+            globals_end: index.globals_end,
+        }
     }
 
     /// Adds the module's definitions with opcode `op` (first definition wins).

@@ -309,7 +309,7 @@ fn check_boundaries(words: &[u32], mut at: usize) -> Result<()> {
     while at < words.len() {
         let wc = (words[at] >> 16) as usize;
         if wc == 0 || at + wc > words.len() {
-            return super::split(&words[..]).map(|_| ());
+            return super::split(words).map(|_| ());
         }
         at += wc;
     }
@@ -334,7 +334,7 @@ fn copy_read<W: Write>(
         // `raw` holds the bytes as read.
         // SAFETY: initialised u32 memory is valid as bytes; the length is the words' size.
         let read = unsafe {
-            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), std::mem::size_of_val(&raw[..]))
+            std::slice::from_raw_parts(raw.as_ptr().cast::<u8>(), std::mem::size_of_val(raw))
         };
         write(out, read)?;
     } else {

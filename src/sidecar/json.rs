@@ -108,10 +108,22 @@ pub fn write(
         buffer_size: emulation.then_some(map.blob_size),
         unresolved_imports: link.map(|l| l.unresolved.clone()),
         renumbered_spec_ids: link.map(|l| {
-            l.renumbered.iter().map(|r| Renumbered { input: r.input.clone(), from: r.from, to: r.to }).collect()
+            l.renumbered
+                .iter()
+                .map(|r| Renumbered {
+                    input: r.input.clone(),
+                    from: r.from,
+                    to: r.to,
+                })
+                .collect()
         }),
         kernels: kernels.map(|ks| {
-            ks.iter().map(|k| Kernel { name: k.name.clone(), spec_constants_buffer_arg: k.arg }).collect()
+            ks.iter()
+                .map(|k| Kernel {
+                    name: k.name.clone(),
+                    spec_constants_buffer_arg: k.arg,
+                })
+                .collect()
         }),
         spec_constants: map
             .constants
@@ -124,7 +136,11 @@ pub fn write(
                 descriptors: c
                     .descriptors
                     .iter()
-                    .map(|d| Descriptor { spec_id: d.spec_id, offset: d.offset, size: d.size })
+                    .map(|d| Descriptor {
+                        spec_id: d.spec_id,
+                        offset: d.offset,
+                        size: d.size,
+                    })
                     .collect(),
                 default: hex(&c.default_bytes),
                 buffer_offset: emulation.then_some(c.blob_offset),
@@ -132,23 +148,24 @@ pub fn write(
             .collect(),
         default_values: hex(&map.default_blob()),
         property_sets: Ordered(
-            sets
-            .iter()
-            .map(|s| {
-                let props = s
-                    .properties
-                    .iter()
-                    .map(|(n, v)| {
-                        let v = match v {
-                            PropertyValue::Uint32(x) => Value::Uint32 { value: *x },
-                            PropertyValue::ByteArray(p) => Value::ByteArray { hex: hex(&prop::raw_byte_array(p)) },
-                        };
-                        (String::from_utf8_lossy(n).into_owned(), v)
-                    })
-                    .collect();
-                (s.name.clone(), Ordered(props))
-            })
-            .collect(),
+            sets.iter()
+                .map(|s| {
+                    let props = s
+                        .properties
+                        .iter()
+                        .map(|(n, v)| {
+                            let v = match v {
+                                PropertyValue::Uint32(x) => Value::Uint32 { value: *x },
+                                PropertyValue::ByteArray(p) => Value::ByteArray {
+                                    hex: hex(&prop::raw_byte_array(p)),
+                                },
+                            };
+                            (String::from_utf8_lossy(n).into_owned(), v)
+                        })
+                        .collect();
+                    (s.name.clone(), Ordered(props))
+                })
+                .collect(),
         ),
     };
     // Serialising plain data cannot fail.

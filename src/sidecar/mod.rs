@@ -53,16 +53,25 @@ pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<Property
         })
         .collect();
     let mut sets = vec![
-        PropertySet { name: SPEC_CONSTANTS.into(), properties: consts },
+        PropertySet {
+            name: SPEC_CONSTANTS.into(),
+            properties: consts,
+        },
         PropertySet {
             name: SPEC_CONSTANTS_DEFAULT_VALUES.into(),
-            properties: vec![(b"all".to_vec(), PropertyValue::ByteArray(map.default_blob()))],
+            properties: vec![(
+                b"all".to_vec(),
+                PropertyValue::ByteArray(map.default_blob()),
+            )],
         },
     ];
     if replaced_with_default {
         sets.push(PropertySet {
             name: MISC_PROPERTIES.into(),
-            properties: vec![(b"specConstsReplacedWithDefault".to_vec(), PropertyValue::Uint32(1))],
+            properties: vec![(
+                b"specConstsReplacedWithDefault".to_vec(),
+                PropertyValue::Uint32(1),
+            )],
         });
     }
     sets

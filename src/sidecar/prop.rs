@@ -52,9 +52,9 @@ pub fn write(sets: &[PropertySet]) -> Vec<u8> {
             out.extend_from_slice(name);
             match value {
                 PropertyValue::Uint32(v) => out.extend_from_slice(format!("=1|{v}\n").as_bytes()),
-                PropertyValue::ByteArray(p) => {
-                    out.extend_from_slice(format!("=2|{}\n", base64_encode(&raw_byte_array(p))).as_bytes())
-                }
+                PropertyValue::ByteArray(p) => out.extend_from_slice(
+                    format!("=2|{}\n", base64_encode(&raw_byte_array(p))).as_bytes(),
+                ),
             }
         }
     }
@@ -70,8 +70,14 @@ mod tests {
         // dpcpp-reference §5.7 / §5.8.
         assert_eq!(base64_encode(&[0; 8]), "AAAAAAAAAAA");
         let desc: Vec<u8> = [0u32, 0, 8].iter().flat_map(|x| x.to_le_bytes()).collect();
-        assert_eq!(base64_encode(&raw_byte_array(&desc)), "gBAAAAAAAAAAAAAAAAAAAgAAAAA");
+        assert_eq!(
+            base64_encode(&raw_byte_array(&desc)),
+            "gBAAAAAAAAAAAAAAAAAAAgAAAAA"
+        );
         let all = [0x14, 0, 0, 0, 0x63, 0, 0, 0, 1];
-        assert_eq!(base64_encode(&raw_byte_array(&all)), "IBAAAAAAAAAFAAAAjBAAAEA");
+        assert_eq!(
+            base64_encode(&raw_byte_array(&all)),
+            "IBAAAAAAAAAFAAAAjBAAAEA"
+        );
     }
 }

@@ -13,7 +13,11 @@ pub fn fixtures() -> PathBuf {
     let p = std::env::var_os("SPEC_LINK_FIXTURES")
         .map(PathBuf::from)
         .unwrap_or_else(|| repo().join("../shared/fixtures/dpcpp"));
-    assert!(p.is_dir(), "DPC++ fixtures not found at {} (set SPEC_LINK_FIXTURES)", p.display());
+    assert!(
+        p.is_dir(),
+        "DPC++ fixtures not found at {} (set SPEC_LINK_FIXTURES)",
+        p.display()
+    );
     p
 }
 
@@ -21,10 +25,14 @@ pub fn fixtures() -> PathBuf {
 pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     let mut cmd = Command::new(name);
     cmd.args(args).stdout(Stdio::piped()).stderr(Stdio::piped());
-    cmd.stdin(if stdin.is_some() { Stdio::piped() } else { Stdio::null() });
-    let mut child = cmd
-        .spawn()
-        .unwrap_or_else(|e| panic!("required tool `{name}` could not be run ({e}); run scripts/setup.sh"));
+    cmd.stdin(if stdin.is_some() {
+        Stdio::piped()
+    } else {
+        Stdio::null()
+    });
+    let mut child = cmd.spawn().unwrap_or_else(|e| {
+        panic!("required tool `{name}` could not be run ({e}); run scripts/setup.sh")
+    });
     if let Some(data) = stdin {
         use std::io::Write;
         let mut s = child.stdin.take().expect("stdin");
@@ -44,15 +52,28 @@ pub fn assemble(path: &Path) -> Vec<u8> {
         .unwrap_or("spv1.4")
         .trim()
         .to_string();
-    let out = tool("spirv-as", &["--target-env", &env, path.to_str().unwrap(), "-o", "-"], None);
-    assert!(out.status.success(), "spirv-as {} failed:\n{}", path.display(), String::from_utf8_lossy(&out.stderr));
+    let out = tool(
+        "spirv-as",
+        &["--target-env", &env, path.to_str().unwrap(), "-o", "-"],
+        None,
+    );
+    assert!(
+        out.status.success(),
+        "spirv-as {} failed:\n{}",
+        path.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
     out.stdout
 }
 
 /// Disassembles a module (stable text: no header comment, raw ids kept friendly).
 pub fn disassemble(bytes: &[u8]) -> String {
     let out = tool("spirv-dis", &["-", "-o", "-"], Some(bytes));
-    assert!(out.status.success(), "spirv-dis failed:\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(
+        out.status.success(),
+        "spirv-dis failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     String::from_utf8(out.stdout).expect("utf-8 disassembly")
 }
 
@@ -76,7 +97,12 @@ pub fn golden(path: &Path, actual: &str) -> Option<String> {
     }
     let expected = match std::fs::read_to_string(path) {
         Ok(s) => s,
-        Err(_) => return Some(format!("{} is missing (run with UPDATE_GOLDEN=1 to create it)", path.display())),
+        Err(_) => {
+            return Some(format!(
+                "{} is missing (run with UPDATE_GOLDEN=1 to create it)",
+                path.display()
+            ))
+        }
     };
     if expected == actual {
         return None;
@@ -85,7 +111,9 @@ pub fn golden(path: &Path, actual: &str) -> Option<String> {
     Some(format!(
         "{} differs (UPDATE_GOLDEN=1 rewrites it):\n{}",
         path.display(),
-        diff.unified_diff().context_radius(3).header("expected", "actual")
+        diff.unified_diff()
+            .context_radius(3)
+            .header("expected", "actual")
     ))
 }
 
