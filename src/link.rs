@@ -69,15 +69,21 @@ pub struct LinkInput<'a> {
 }
 
 /// The instructions of every input, ids already shifted into the output's range, in one word
-/// arena (no allocation per instruction: ~16 bytes of bookkeeping each). An instruction rewritten
+/// arena (no allocation per instruction: 8 bytes of bookkeeping each). An instruction rewritten
 /// to other words (or to several instructions) gets them appended to the arena and its slot
 /// repointed; the old words stay unused until the arena is dropped.
+///
+/// The id positions of an instruction are recomputed from its words when needed (the fixed
+/// layouts and the grammar, [`inst::visit_use_positions`]); they are stored only for the
+/// instructions whose positions need more than their own words (`OpExtInst`, whose layout
+/// depends on its set; `OpSwitch`, on its selector's type).
 #[derive(Default)]
 struct Insts {
     words: Vec<u32>,
-    /// Word positions (within their instruction) of the ids each instruction uses.
-    uses: Vec<u16>,
     slots: Vec<Slot>,
+    /// Stored id positions (within their slot's words) of the slots in `stored`.
+    uses: Vec<u16>,
+    stored: IdMap<u32, (u32, u32)>,
     /// `(first slot, input)` of each run of slots from one input, in slot order.
     input_runs: Vec<(u32, u32)>,
 }
@@ -86,8 +92,27 @@ struct Insts {
 struct Slot {
     start: u32,
     len: u32,
-    uses_start: u32,
-    uses_len: u32,
+}
+
+/// Calls `f` with the id positions of the instructions in `words` (one or several), recomputed
+/// from the words; false if one of them cannot be decoded that way.
+fn recomputed_uses(words: &[u32], mut f: impl FnMut(usize)) -> bool {
+    let mut at = 0;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        if n == 0 || at + n > words.len() {
+            return false;
+        }
+        let op = words[at] & 0xffff;
+        if op == Op::ExtInst as u32
+            || op == Op::Switch as u32
+            || !inst::visit_use_positions(&words[at..at + n], |p| f(at + p))
+        {
+            return false;
+        }
+        at += n;
+    }
+    true
 }
 
 /// A set of instruction slots (one bit each; grows as slots are added).
@@ -166,9 +191,18 @@ impl Insts {
         &mut self.words[s.start as usize..(s.start + s.len) as usize]
     }
 
-    fn uses(&self, n: usize) -> &[u16] {
-        let s = self.slots[n];
-        &self.uses[s.uses_start as usize..(s.uses_start + s.uses_len) as usize]
+    /// The id positions (within [`Insts::words`]) of slot `n`, into `out` (cleared first).
+    fn uses(&self, n: usize, out: &mut Vec<usize>) {
+        out.clear();
+        if let Some(&(start, len)) = self.stored.get(&(n as u32)) {
+            out.extend(
+                self.uses[start as usize..(start + len) as usize]
+                    .iter()
+                    .map(|&p| p as usize),
+            );
+        } else {
+            recomputed_uses(self.words(n), |p| out.push(p));
+        }
     }
 
     fn input(&self, n: usize) -> usize {
@@ -190,30 +224,54 @@ impl Insts {
             .and_then(|p| self.words(n).get(p).copied())
     }
 
-    /// Appends words and use positions to the arenas; returns the slot.
-    fn store(&mut self, words: &[u32], uses: impl IntoIterator<Item = usize>) -> Result<Slot> {
+    /// Appends words to the arena, and the use positions unless they are the recomputed ones
+    /// (`recomputable`: the caller knows they are); returns the slot.
+    fn store(
+        &mut self,
+        n: usize,
+        words: &[u32],
+        uses: &[usize],
+        recomputable: bool,
+    ) -> Result<Slot> {
         let start = u32::try_from(self.words.len()).map_err(|_| arena_overflow())?;
-        let uses_start = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())?;
         self.words.extend_from_slice(words);
-        self.uses.extend(uses.into_iter().map(|p| p as u16));
         u32::try_from(self.words.len()).map_err(|_| arena_overflow())?;
-        let uses_len = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())? - uses_start;
+        let same = recomputable || {
+            let (mut k, mut equal) = (0, true);
+            let decodable = recomputed_uses(words, |p| {
+                equal &= uses.get(k) == Some(&p);
+                k += 1;
+            });
+            decodable && equal && k == uses.len()
+        };
+        if same {
+            self.stored.remove(&(n as u32));
+        } else {
+            let uses_start = u32::try_from(self.uses.len()).map_err(|_| arena_overflow())?;
+            self.uses.extend(uses.iter().map(|&p| p as u16));
+            self.stored
+                .insert(n as u32, (uses_start, uses.len() as u32));
+        }
         Ok(Slot {
             start,
             len: words.len() as u32,
-            uses_start,
-            uses_len,
         })
     }
 
+    /// Appends an instruction of input `input` with the id positions `uses`.
+    /// `decoded`: `uses` are the positions the module's index decoded (they are the recomputed
+    /// ones but for `OpExtInst` and `OpSwitch`); otherwise they are compared.
     fn push(
         &mut self,
         words: &[u32],
-        uses: impl IntoIterator<Item = usize>,
+        uses: &[usize],
         input: usize,
+        decoded: bool,
     ) -> Result<usize> {
-        let slot = self.store(words, uses)?;
         let n = self.slots.len();
+        let op = words[0] & 0xffff;
+        let recomputable = decoded && op != Op::ExtInst as u32 && op != Op::Switch as u32;
+        let slot = self.store(n, words, uses, recomputable)?;
         if self
             .input_runs
             .last()
@@ -232,17 +290,18 @@ impl Insts {
         words: &[u32],
         uses: impl IntoIterator<Item = usize>,
     ) -> Result<()> {
-        self.slots[n] = self.store(words, uses)?;
+        let uses: Vec<usize> = uses.into_iter().collect();
+        self.slots[n] = self.store(n, words, &uses, false)?;
         Ok(())
     }
 
-    /// Applies the replacements to the ids slot `n` uses.
-    fn resolve_uses(&mut self, n: usize, replace: &IdMap<u32, u32>) {
+    /// Applies the replacements to the ids slot `n` uses (`scratch`: a buffer for the positions).
+    fn resolve_uses(&mut self, n: usize, replace: &IdMap<u32, u32>, scratch: &mut Vec<usize>) {
+        self.uses(n, scratch);
         let s = self.slots[n];
-        let uses = &self.uses[s.uses_start as usize..(s.uses_start + s.uses_len) as usize];
         let words = &mut self.words[s.start as usize..(s.start + s.len) as usize];
-        for &p in uses {
-            if let Some(w) = words.get_mut(p as usize) {
+        for &p in scratch.iter() {
+            if let Some(w) = words.get_mut(p) {
                 *w = resolve(replace, *w);
             }
         }
@@ -368,12 +427,27 @@ impl Linker {
         self.versions.push(input.module.version());
         self.generator.get_or_insert(input.module.generator());
         let first_function = input.index.globals_end;
+        let mut uses: Vec<usize> = Vec::new();
         for i in 0..input.module.len() {
             let Some(w) = input.module.inst(i) else {
                 continue;
             };
             let op = w[0] & 0xffff;
-            let Some(uses) = input.index.id_use_positions(input.module, w) else {
+            // The positions, decoded as `Insts` recomputes them (the index only for the two
+            // instructions that need more than their words).
+            uses.clear();
+            let decodable = if op == Op::ExtInst as u32 || op == Op::Switch as u32 {
+                match input.index.id_use_positions(input.module, w) {
+                    Some(p) => {
+                        uses.extend(p);
+                        true
+                    }
+                    None => false,
+                }
+            } else {
+                inst::visit_use_positions(w, |p| uses.push(p))
+            };
+            if !decodable {
                 self.errors.push(format!(
                     "{}: cannot link {} at word {}: its operands cannot be decoded (unknown opcode or extended instruction set)",
                     input.name,
@@ -384,7 +458,7 @@ impl Linker {
             };
             let result_pos =
                 inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }));
-            let n = self.insts.push(w, uses.iter().copied(), k)?;
+            let n = self.insts.push(w, &uses, k, true)?;
             let words = self.insts.words_mut(n);
             for &p in uses.iter().chain(result_pos.iter()) {
                 words[p] = words[p].wrapping_add(base);
@@ -435,6 +509,7 @@ fn finish(
     generator: u32,
     options: &LinkOptions,
 ) -> Result<(Vec<u32>, LinkReport)> {
+    let mut scratch: Vec<usize> = Vec::new();
     let mut report = LinkReport::default();
     // 2. Header-level merges.
     let version = versions.iter().copied().max().unwrap_or((1, 0));
@@ -527,7 +602,7 @@ fn finish(
         if sections[n] != Section::Global || !is_dedupable_global(insts.words(n)[0] & 0xffff) {
             continue;
         }
-        insts.resolve_uses(n, &replace);
+        insts.resolve_uses(n, &replace, &mut scratch);
         let Some(id) = insts.result(n) else { continue };
         let key = key_of(insts, n);
         if let Some(first) = canon.first(n, &key, |m| key_of(insts, m)) {
@@ -783,8 +858,9 @@ fn finish(
     for &(imp, ty, def) in &adapt_vars {
         insts.push(
             &inst::build(Op::SpecConstantOp, &[ty, imp, Op::Bitcast as u32, def]),
-            [1, 4],
+            &[1, 4],
             0,
+            false,
         )?;
         sections.push(Section::Global);
     }
@@ -874,7 +950,7 @@ fn finish(
 
     // Apply the replacements once, everywhere.
     for n in 0..insts.len() {
-        insts.resolve_uses(n, &replace);
+        insts.resolve_uses(n, &replace, &mut scratch);
     }
     let replaced: IdSet<u32> = replace.keys().copied().collect();
     // Names and decorations of ids that no longer exist go; identical ones collapse.
@@ -942,35 +1018,44 @@ fn finish(
         symbols,
         removed_symbols,
     ));
-    // 7. Assemble: sections in order, function declarations before definitions.
-    let mut out = vec![
+    // 7. Assemble: sections in order, function declarations before definitions. A counting
+    // sort: the size of each (section, declaration or not) group, then every kept instruction
+    // copied to its place in one pass (no list of the order: peak memory is the arena + the output).
+    let is_decl = function_is_declaration(insts, sections);
+    let group = |n: usize| -> usize {
+        let s = sections[n];
+        s as usize * 2 + usize::from(s == Section::Function && !is_decl[n])
+    };
+    const GROUPS: usize = (Section::Function as usize + 1) * 2;
+    let mut size = [0usize; GROUPS];
+    for n in 0..insts.len() {
+        if !drop.contains(&n) {
+            size[group(n)] += insts.words(n).len();
+        }
+    }
+    let header = [
         MAGIC,
         (version.0 as u32) << 16 | (version.1 as u32) << 8,
         generator,
         bound,
         0,
     ];
-    let mut order: Vec<u32> = (0..insts.len())
-        .filter(|n| !drop.contains(n))
-        .map(|n| n as u32)
-        .collect();
-    let is_decl = function_is_declaration(insts, sections);
-    order.sort_by_key(|&n| {
-        let s = sections[n as usize];
-        let decl_rank = if s == Section::Function {
-            if is_decl[n as usize] {
-                0
-            } else {
-                1
-            }
-        } else {
-            0
-        };
-        (s, decl_rank)
-    });
-    out.reserve(order.iter().map(|&n| insts.words(n as usize).len()).sum());
-    for n in order {
-        out.extend_from_slice(insts.words(n as usize));
+    let mut cursor = [0usize; GROUPS];
+    let mut at = header.len();
+    for (c, &len) in cursor.iter_mut().zip(&size) {
+        *c = at;
+        at += len;
+    }
+    let mut out = vec![0u32; at];
+    out[..header.len()].copy_from_slice(&header);
+    for n in 0..insts.len() {
+        if drop.contains(&n) {
+            continue;
+        }
+        let w = insts.words(n);
+        let c = &mut cursor[group(n)];
+        out[*c..*c + w.len()].copy_from_slice(w);
+        *c += w.len();
     }
     Ok((out, report))
 }
@@ -1177,6 +1262,7 @@ fn function_is_declaration(insts: &Insts, sections: &[Section]) -> Vec<bool> {
 /// Under SPIR-V 1.4, an entry point's interface lists every global variable (other than
 /// `Function` storage) that its call tree uses.
 fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -> Result<()> {
+    let mut scratch: Vec<usize> = Vec::new();
     let globals: IdSet<u32> = (0..insts.len())
         .filter(|&n| {
             let w = insts.words(n);
@@ -1201,8 +1287,9 @@ fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -
         }
         let Some(f) = current else { continue };
         let entry = uses.entry(f).or_default();
-        for &p in insts.uses(n) {
-            let id = w[p as usize];
+        insts.uses(n, &mut scratch);
+        for &p in &scratch {
+            let id = w[p];
             if globals.contains(&id) {
                 entry.0.insert(id);
             }

@@ -335,6 +335,28 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
         }
         // OpNoLine, OpNop, OpFunctionEnd, OpReturn, OpUnreachable, OpKill: nothing
         0 | 56 | 253 | 255 | 252 | 317 => return true,
+        // OpCapability: literal; OpMemoryModel: two literals
+        17 if n == 2 => return true,
+        14 if n == 3 => return true,
+        // OpExtension: string
+        10 if n >= 2 && string_len(&words[1..]) == Some(n - 1) => return true,
+        // OpExtInstImport: result, string
+        11 if n >= 3 && string_len(&words[2..]) == Some(n - 2) => return true,
+        // OpName: target, string
+        5 if n >= 3 && string_len(&words[2..]) == Some(n - 2) => {
+            f(1);
+            return true;
+        }
+        // OpMemberName: type, literal member, string
+        6 if n >= 4 && string_len(&words[3..]) == Some(n - 3) => {
+            f(1);
+            return true;
+        }
+        // OpDecorate: target, then a core decoration whose parameters are all literals
+        71 if n >= 3 && decoration_literals_fit(words) => {
+            f(1);
+            return true;
+        }
         _ => {}
     }
     if all_operands_are_ids(op) {
@@ -347,6 +369,26 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
         }
     }
     false
+}
+
+/// Whether `OpDecorate`'s decoration is a core one whose parameters are literals only (0..=45
+/// but `UniformId`, 12 is unassigned) and they fill the instruction exactly.
+fn decoration_literals_fit(words: &[u32]) -> bool {
+    let n = words.len();
+    match words[2] {
+        // no parameter
+        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 => n == 3,
+        // one number
+        1 | 6 | 7 | 29..=37 | 43..=45 => n == 4,
+        // one enumerant the grammar knows (FuncParamAttr, FPRoundingMode, FPFastMathMode bits);
+        // BuiltIn is left to the grammar (many values, few decorations)
+        38 => n == 4 && words[3] <= 7,
+        39 => n == 4 && words[3] <= 3,
+        40 => n == 4 && words[3] & !0x1f == 0,
+        // LinkageAttributes: name, linkage type (Export, Import, LinkOnceODR)
+        41 => n >= 5 && words[n - 1] <= 2 && string_len(&words[3..n - 1]) == Some(n - 4),
+        _ => false,
+    }
 }
 
 /// Word positions (indices into `words`) of every id this instruction *uses*: its result type
@@ -469,6 +511,7 @@ impl std::fmt::Debug for ExtSet {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::collections::BTreeSet;
 
     #[test]
     fn debug_info_literals_are_not_ids() {
@@ -526,6 +569,42 @@ mod tests {
             vec![head(Op::FunctionCall, 6), 1, 2, 3, 4, 5],
             vec![head(Op::AccessChain, 6), 1, 2, 3, 4, 5],
             vec![head(Op::ConstantComposite, 5), 1, 2, 3, 4],
+            vec![head(Op::Capability, 2), 6],
+            vec![head(Op::MemoryModel, 3), 2, 2],
+            vec![
+                head(Op::Extension, 3),
+                u32::from_le_bytes(*b"SPV_"),
+                u32::from_le_bytes(*b"x\0\0\0"),
+            ],
+            vec![
+                head(Op::ExtInstImport, 4),
+                1,
+                u32::from_le_bytes(*b"Open"),
+                u32::from_le_bytes(*b"CL\0\0"),
+            ],
+            vec![head(Op::Name, 3), 1, 0],
+            vec![head(Op::Name, 4), 1, u32::from_le_bytes(*b"abcd"), 0],
+            vec![
+                head(Op::MemberName, 4),
+                1,
+                2,
+                u32::from_le_bytes(*b"ab\0\0"),
+            ],
+            vec![
+                head(Op::Decorate, 6),
+                1,
+                41,
+                u32::from_le_bytes(*b"abcd"),
+                0,
+                1,
+            ],
+            vec![
+                head(Op::Decorate, 5),
+                1,
+                41,
+                u32::from_le_bytes(*b"abc\0"),
+                0,
+            ],
         ];
         for w in cases {
             let mut fast = Vec::new();
@@ -544,5 +623,34 @@ mod tests {
             };
             assert_eq!(Some(fast), reference, "{}", op_name(w[0] & 0xffff));
         }
+        // Every decoration and length: where the fast layout answers, the grammar agrees; every
+        // decoration it covers is covered at the length the grammar decodes.
+        let mut covered = BTreeSet::new();
+        for dec in 0..=50u32 {
+            for n in 3..=6 {
+                for value in [0, 2, 3, 7, 8, 0x20, 0x6161_6161] {
+                    // LinkageAttributes: a string ending in the word before the last
+                    let w: Vec<u32> = [head(Op::Decorate, n), 1, dec]
+                        .into_iter()
+                        .chain((3..n).map(|k| match (dec, k + 2 == n, k + 1 == n) {
+                            (41, true, _) => 0,
+                            (_, _, true) => value,
+                            _ => 0x6161_6161,
+                        }))
+                        .collect();
+                    let mut fast = Vec::new();
+                    if fixed_use_positions(&w, &mut |p| fast.push(p)) {
+                        assert_eq!(
+                            Some(fast),
+                            decoded_use_positions(&w),
+                            "decoration {dec}, {n} words: {w:?}"
+                        );
+                        covered.insert(dec);
+                    }
+                }
+            }
+        }
+        let expected: BTreeSet<u32> = (0..=45).filter(|d| ![11, 12, 27].contains(d)).collect();
+        assert_eq!(covered, expected);
     }
 }
