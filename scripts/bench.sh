@@ -21,13 +21,16 @@
 #   cp            cp IN OUT             (GNU cp copies inside the kernel: copy_file_range)
 #   dd            dd if=IN of=OUT bs=1M  (a copy through user space: read + write, the floor of a
 #                                        tool that must look at the bytes)
+#   walker        examples/walker.rs IN OUT  (maps the module, walks its word counts, writes it:
+#                                        the floor of a tool that holds the module, as spec-link does)
 # and for each module set
 #   link          spec-link 'DIR/*.spv' -o OUT --no-validate   (spec-link expands the glob)
 #   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
 # and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
-# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp and dd.
+# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp, dd
+# and walker.
 # The inputs are labelled "dense" / "sparse" with their marker calls (counted by `spec-link -v` before
 # the runs, saved in bench-data/raw.calls).
 # Wall time: nanosecond clock around `/usr/bin/time -f "%e %M %U %S"` (whose %e has only 10 ms
@@ -71,8 +74,9 @@ if [ "$REPORT_ONLY" = 0 ]; then
   [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
 
   say "cargo build --release"
-  cargo build --release --quiet
+  cargo build --release --quiet --bin spec-link --example walker
   SPEC_LINK="$REPO/target/release/spec-link"
+  WALKER="$REPO/target/release/examples/walker"
   # What was built (the tree may change while the benchmark runs).
   BUILT="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   [ -z "$(git status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock 2>/dev/null)" ] ||
@@ -115,6 +119,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
       opt-freeze) cmd=(spirv-opt --skip-validation --freeze-spec-const "$in" -o "$out") ;;
       cp) cmd=(cp "$in" "$out") ;;
       dd) cmd=(dd if="$in" of="$out" bs=1M status=none) ;;
+      walker) cmd=("$WALKER" "$in" "$out") ;;
       link) cmd=("$SPEC_LINK" "$in/*.spv" -o "$out" --no-validate) ;;
       spirv-link) cmd=(sh -c 'exec spirv-link --allow-partial-linkage --target-env "$1" "$2"/*.spv -o "$3"' _ "$VERSION_ENV" "$in" "$out") ;;
       cat) cmd=(sh -c 'exec cat "$1"/*.spv > "$2"' _ "$in" "$out") ;;
@@ -153,8 +158,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native emulation pass-through opt-set opt-freeze cp dd true)
-  SPARSE_TOOLS=(native emulation opt-set cp dd)
+  TOOLS=(native emulation pass-through opt-set opt-freeze cp dd walker true)
+  SPARSE_TOOLS=(native emulation opt-set cp dd walker)
   for S in $SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
@@ -245,10 +250,10 @@ def ratio(a, b): return a / b if b else float("nan")
 
 singles = [i for i in inputs if not i.startswith("link-")]
 if singles:
-    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd):")
+    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module):")
     print()
-    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) |")
-    print("|---|---:|---:|---:|---:|---:|")
+    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker |")
+    print("|---|---:|---:|---:|---:|---:|---:|")
     for s in singles:
         g = lambda tool: med[(s, tool)]
         b = size[s]
@@ -263,7 +268,8 @@ if singles:
         r5 = ratio(g("emulation")[0], g("native")[0]); c5 = ratio(g("emulation")[2], g("native")[2])
         print(f"| {label(s)} | {r1:.2f}{mark(r1 >= 20)} ({c1:.2f}) | {r1b:.1f}{mark(r1b <= 2)} ({d1:.1f}) | "
               f"{g2} | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
-              + f" | {r5:.2f}{mark(r5 <= 1.5)} ({c5:.2f}) |")
+              + f" | {r5:.2f}{mark(r5 <= 1.5)} ({c5:.2f}) | "
+              + "; ".join(f"{ratio(g(a)[0], g(b)[0]):.1f}" for a, b in (("walker", "cp"), ("native", "walker"), ("pass-through", "walker")) if (s, a) in med and (s, b) in med) + " |")
     print()
 links = [i for i in inputs if i.startswith("link-")]
 if links:
