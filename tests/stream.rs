@@ -308,7 +308,10 @@ fn same_error(
     let stderr = String::from_utf8_lossy(&r.stderr).into_owned();
     let mut problems = Vec::new();
     match lib_lazily(&inp, &lib_options()) {
-        Ok(v) => problems.push(format!("the library reading lazily accepts it ({} bytes)", v.len())),
+        Ok(v) => problems.push(format!(
+            "the library reading lazily accepts it ({} bytes)",
+            v.len()
+        )),
         Err(e) if e != lib => problems.push(format!("the library reading lazily says\n  {e}")),
         Err(_) => {}
     }
@@ -403,8 +406,12 @@ fn same_output(
         );
     }
     assert!(leftovers(&d).is_empty(), "{case}: temporary files left");
-    let lazily = lib_lazily(&inp, options).unwrap_or_else(|e| panic!("{case}: library reading lazily: {e}"));
-    assert!(lazily == lib_module, "{case}: the library reading lazily writes another module");
+    let lazily =
+        lib_lazily(&inp, options).unwrap_or_else(|e| panic!("{case}: library reading lazily: {e}"));
+    assert!(
+        lazily == lib_module,
+        "{case}: the library reading lazily writes another module"
+    );
     let _ = std::fs::remove_dir_all(&d);
     written
 }
@@ -432,7 +439,11 @@ fn lib_lazily(path: &Path, options: &Options) -> Result<Vec<u8>, String> {
     };
     let (mem, file) = (run(false), run(true));
     if mem != file {
-        return Err(format!("write_to and write_to_file differ: {:?} / {:?}", mem.as_ref().map(|v| v.len()), file.as_ref().map(|v| v.len())));
+        return Err(format!(
+            "write_to and write_to_file differ: {:?} / {:?}",
+            mem.as_ref().map(|v| v.len()),
+            file.as_ref().map(|v| v.len())
+        ));
     }
     mem
 }
