@@ -126,7 +126,7 @@ struct Cli {
 }
 
 /// Reads an input; a single input is read lazily (a module without markers is then copied to
-/// the output as it is read, never held in memory).
+/// the output by the kernel, or as it is read, and never indexed).
 fn read_input(name: &str, lazily: bool) -> Result<Input, Error> {
     if name == "-" {
         if lazily {

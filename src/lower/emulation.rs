@@ -16,7 +16,7 @@
 //!    result id; `bool` loads 8 bits and compares them with zero; sret calls store the loaded value
 //!    through the sret pointer.
 //!
-//! Preconditions: `map` was built with an emulation [`Numbering`](crate::specmap::Numbering).
+//! Preconditions: `map` was built with an emulation [`Numbering`].
 //! Postconditions: no marker call is left; kernels that reach no marker keep their signature;
 //! [`KernelBuffer`] tells which argument of each kernel takes the buffer.
 

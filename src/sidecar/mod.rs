@@ -1,5 +1,5 @@
 //! Property sets and their two serialisations: DPC++'s `.prop` text ([`prop`]) and spec-link's
-//! JSON sidecar ([`json`]). Both are written from a [`SpecMap`](crate::specmap::SpecMap) through
+//! JSON sidecar ([`json`]). Both are written from a [`SpecMap`] through
 //! [`property_sets`].
 
 pub mod json;
