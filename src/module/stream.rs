@@ -240,7 +240,7 @@ impl Prefix {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (checked, copied) = std::thread::scope(|scope| {
             let copier = scope.spawn(|| kernel_copy::rest(&source, out, probe, &stop));
-            let checked = self.check();
+            let checked = self.check(&source);
             if checked.is_err() {
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);
             }
@@ -296,14 +296,41 @@ impl Prefix {
     }
 
     /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in bytes.
-    fn check(&mut self) -> Result<u64> {
+    /// A mapped module's rest is read from `file` (the file mapped) rather than from the
+    /// mapping: only the prefix's pages are ever mapped in, so the process's memory stays small.
+    fn check(&mut self, file: &std::fs::File) -> Result<u64> {
         match &mut self.kind {
             Kind::Read { .. } => self.copy_to(&mut std::io::sink()),
             Kind::Mapped { map, next } => {
-                check_boundaries(super::mapped_words(map), *next)?;
-                Ok(map.len() as u64)
+                // The prefix and the first instruction after it (there is one: it ended the
+                // prefix) from the mapping, the rest from the file.
+                let seen = &super::mapped_words(map)[..*next + 1];
+                let mut rest = ReadAt { file, at: seen.len() as u64 * 4 };
+                copy_read(seen, false, *next, &mut rest, &mut std::io::sink())
             }
         }
+    }
+}
+
+/// Reads a file from an offset without moving its position (another thread copies from it).
+struct ReadAt<'a> {
+    file: &'a std::fs::File,
+    at: u64,
+}
+
+impl Read for ReadAt<'_> {
+    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+        #[cfg(unix)]
+        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
+        #[cfg(windows)]
+        let n = std::os::windows::fs::FileExt::seek_read(self.file, buf, self.at)?;
+        #[cfg(not(any(unix, windows)))]
+        let n: usize = {
+            let _ = (buf, self.file);
+            return Err(std::io::Error::from(std::io::ErrorKind::Unsupported));
+        };
+        self.at += n as u64;
+        Ok(n)
     }
 }
 
