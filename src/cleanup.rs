@@ -109,9 +109,14 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     for &f in &markers.functions {
         candidates.insert(f);
     }
+    // Ids looked at (candidates or not): each is judged once, however many uses push it.
+    let mut seen = IdBits::new(module.bound(), module.word_count());
+    for &f in &markers.functions {
+        seen.insert(f);
+    }
     let mut stack = seeds;
     while let Some(id) = stack.pop() {
-        if candidates.contains(id) {
+        if !seen.insert(id) {
             continue;
         }
         if let Some(i) = dce.removable(module, id) {
@@ -190,8 +195,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     let mut gone = IdBits::new(module.bound(), budget);
     let mut buf: Vec<u32> = Vec::new();
     // 3. Worklist.
+    // Any order gives the same result (a fixpoint: counts only go down), so `listed` is taken as
+    // it is.
     let mut work: Vec<u32> = listed;
-    work.sort_unstable(); // deterministic order
     loop {
         while let Some(id) = work.pop() {
             if dce.count.get(id) > 0 {
