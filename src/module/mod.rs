@@ -431,10 +431,10 @@ impl Module {
                     self.write_words(out, &self.appended_globals)?;
                 }
                 if stop < self.insts.len() && self.edited.get(stop) {
-                    if let Some(&(start, len)) = self.replaced.get(&stop) {
-                        let w = &self.replacement_words[start..start + len];
-                        if !self.removed.get(stop) {
-                            self.write_words(out, w)?;
+                    // Removed (most edits): nothing to look up.
+                    if !self.removed.get(stop) {
+                        if let Some(&(start, len)) = self.replaced.get(&stop) {
+                            self.write_words(out, &self.replacement_words[start..start + len])?;
                         }
                     }
                     next = stop + 1;
