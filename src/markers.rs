@@ -440,17 +440,20 @@ impl Walker<'_> {
             ));
         }
         let mut bytes = Vec::new();
+        // The characters share one type: it is checked once.
+        let mut char_type = None;
         for &c in iw.get(3..).unwrap_or_default() {
             let (_, cw) = self
                 .def(c)
                 .ok_or_else(|| format!("has an undefined character %{c}"))?;
             let ty = cw.get(1).copied().unwrap_or(0);
-            if !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {
+            if char_type != Some(ty) && !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {
                 return Err(format!(
                     "is not a string of 8-bit integers (character %{c} has type {})",
                     self.layout.display(ty)
                 ));
             }
+            char_type = Some(ty);
             let byte = match cw[0] & 0xffff {
                 x if x == Op::Constant as u32 && cw.len() >= 4 => (cw[3] & 0xff) as u8,
                 x if x == Op::ConstantNull as u32 => 0,
