@@ -33,9 +33,39 @@ const PARALLEL_COUNT_MIN: usize = 200_000;
 
 struct Dce<'a> {
     index: &'a Index,
+    /// Slot + 1 of each candidate (0: not a candidate). `count` and `def_inst` are by slot: the
+    /// one table as large as the id bound is touched only at the candidates' ids.
+    slot: IdTable<u32>,
     /// Remaining uses of each candidate.
-    count: IdTable<u32>,
+    count: Vec<u32>,
+    /// Defining instruction + 1 of each candidate (0 for the marker declarations).
+    def_inst: Vec<u32>,
     removed_globals: IdSet<u32>,
+}
+
+impl Dce<'_> {
+    /// Remaining uses of `id` (0 if it is not a candidate).
+    fn uses(&self, id: u32) -> u32 {
+        match self.slot.get(id) {
+            0 => 0,
+            k => self.count[k as usize - 1],
+        }
+    }
+
+    /// Remaining uses of candidate `id`.
+    fn count_mut(&mut self, id: u32) -> Option<&mut u32> {
+        match self.slot.get(id) {
+            0 => None,
+            k => self.count.get_mut(k as usize - 1),
+        }
+    }
+
+    /// Makes `id` a candidate defined by instruction `inst` (`None`: a marker declaration).
+    fn add(&mut self, id: u32, inst: Option<usize>) {
+        self.count.push(0);
+        self.def_inst.push(inst.map_or(0, |i| i as u32 + 1));
+        *self.slot.get_mut(id) = self.count.len() as u32;
+    }
 }
 
 impl Dce<'_> {
@@ -82,7 +112,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     let budget = module.word_count() * 4;
     let mut dce = Dce {
         index,
-        count: IdTable::new(module.bound(), budget),
+        slot: IdTable::new(module.bound(), budget),
+        count: Vec::new(),
+        def_inst: Vec::new(),
         removed_globals: IdSet::default(),
     };
 
@@ -103,11 +135,12 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     // Only removable definitions are candidates (types and the like are never counted); each
     // maps to its defining instruction.
     // Defining instruction + 1 of each removable candidate (0 = not a candidate).
-    let mut removable: IdTable<u32> = IdTable::new(module.bound(), budget);
     let mut candidates = IdBits::new(module.bound(), module.word_count());
     let mut listed: Vec<u32> = markers.functions.clone();
     for &f in &markers.functions {
-        candidates.insert(f);
+        if candidates.insert(f) {
+            dce.add(f, None);
+        }
     }
     // Ids looked at (candidates or not): each is judged once, however many uses push it.
     let mut seen = IdBits::new(module.bound(), module.word_count());
@@ -122,7 +155,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         if let Some(i) = dce.removable(module, id) {
             candidates.insert(id);
             listed.push(id);
-            *removable.get_mut(id) = i as u32 + 1;
+            dce.add(id, Some(i));
             if let Some(w) = module.inst(i) {
                 index.visit_use_ids(module, w, |u| stack.push(u));
             }
@@ -130,16 +163,17 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
 
     // 2. Count remaining uses, in the module and in what lowering appended.
-    let count_in = |w: &[u32], count: &mut IdTable<u32>| {
+    let slot = &dce.slot;
+    let count_in = |w: &[u32], count: &mut [u32]| {
         if w[1..].iter().any(|&x| candidates.contains(x)) {
             index.visit_use_ids(module, w, |id| {
                 if candidates.contains(id) {
-                    *count.get_mut(id) += 1;
+                    count[slot.get(id) as usize - 1] += 1;
                 }
             });
         }
     };
-    let count_range = |range: std::ops::Range<usize>, count: &mut IdTable<u32>| {
+    let count_range = |range: std::ops::Range<usize>, count: &mut [u32]| {
         for i in range {
             let op = module.opcode(i);
             if is_annotation(op) || op == Op::EntryPoint as u32 {
@@ -161,25 +195,27 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         }
     };
     // This pass reads every word of the module: two threads on big modules, each counting into
-    // its own table, summed for the candidates (the result does not depend on the split).
+    // its own table, summed (the result does not depend on the split).
     let n = module.len();
+    let slots = dce.count.len();
+    let mut count = vec![0u32; slots];
     if n >= PARALLEL_COUNT_MIN {
         let mid = n / 2;
         let upper = std::thread::scope(|scope| {
             let upper = scope.spawn(|| {
-                let mut c = IdTable::new(module.bound(), budget);
+                let mut c = vec![0u32; slots];
                 count_range(mid..n, &mut c);
                 c
             });
-            count_range(0..mid, &mut dce.count);
+            count_range(0..mid, &mut count);
             upper.join()
         })
         .map_err(|_| Error::PostCondition("the use-counting thread failed".into()))?;
-        for &id in &listed {
-            *dce.count.get_mut(id) += upper.get(id);
+        for (c, u) in count.iter_mut().zip(upper) {
+            *c += u;
         }
     } else {
-        count_range(0..n, &mut dce.count);
+        count_range(0..n, &mut count);
     }
     let appended = module.appended_globals().to_vec();
     let mut at = 0;
@@ -187,9 +223,10 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         let n = ((appended[at] >> 16) as usize)
             .max(1)
             .min(appended.len() - at);
-        count_in(&appended[at..at + n], &mut dce.count);
+        count_in(&appended[at..at + n], &mut count);
         at += n;
     }
+    dce.count = count;
 
     // Ids removed, whose names and decorations go at the end.
     let mut gone = IdBits::new(module.bound(), budget);
@@ -200,10 +237,14 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     let mut work: Vec<u32> = listed;
     loop {
         while let Some(id) = work.pop() {
-            if dce.count.get(id) > 0 {
+            let k = match dce.slot.get(id) {
+                0 => continue,
+                k => k as usize - 1,
+            };
+            if dce.count[k] > 0 {
                 continue;
             }
-            let i = match removable.get(id) {
+            let i = match dce.def_inst[k] {
                 0 => continue,
                 n => n as usize - 1,
             };
@@ -218,8 +259,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             // The result is the same in any order (counts only go down): an operand is queued
             // when its count reaches zero.
             index.visit_use_ids(module, &buf, |u| {
-                if candidates.contains(u) {
-                    let n = dce.count.get_mut(u);
+                if let Some(n) = dce.count_mut(u) {
                     *n = n.saturating_sub(1);
                     if *n == 0 {
                         work.push(u);
@@ -231,13 +271,12 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         let mut progressed = false;
         for &s in &o0_stores {
             let Some(w) = module.inst(s) else { continue };
-            if dce.count.get(w[1]) == 1 {
+            if dce.uses(w[1]) == 1 {
                 buf.clear();
                 buf.extend_from_slice(w);
                 module.remove(s);
                 index.visit_use_ids(module, &buf, |u| {
-                    if candidates.contains(u) {
-                        let n = dce.count.get_mut(u);
+                    if let Some(n) = dce.count_mut(u) {
                         *n = n.saturating_sub(1);
                         if *n == 0 {
                             work.push(u);
@@ -276,7 +315,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
 
     // 4. Marker declarations.
     for &f in &markers.functions {
-        if dce.count.get(f) > 0 {
+        if dce.uses(f) > 0 {
             return Err(Error::Lower(format!(
                 "marker function {} is still referenced by something other than a direct call (a function pointer?)",
                 index.display_name(f)
