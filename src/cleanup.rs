@@ -108,7 +108,20 @@ impl Dce<'_> {
 }
 
 /// Removes what lowering made dead (see the module docs).
-pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<()> {
+/// Takes the markers: the per-call data is dropped once the candidates are seeded, before the
+/// use count's tables are allocated (peak memory).
+pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<()> {
+    // 1. Candidates: the arguments of the removed calls and their -O0 stores.
+    let mut seeds: Vec<u32> = Vec::new();
+    let mut o0_stores: Vec<usize> = Vec::new();
+    for c in &markers.calls {
+        if module.is_removed(c.inst) || module.is_edited(c.inst) {
+            seeds.extend_from_slice(&c.args);
+            o0_stores.extend_from_slice(&c.o0_stores);
+        }
+    }
+    let Markers { functions, calls } = markers;
+    drop(calls);
     let budget = module.word_count() * 4;
     let mut dce = Dce {
         index,
@@ -118,15 +131,6 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
         removed_globals: IdSet::default(),
     };
 
-    // 1. Candidates.
-    let mut seeds: Vec<u32> = Vec::new();
-    let mut o0_stores: Vec<usize> = Vec::new();
-    for c in &markers.calls {
-        if module.is_removed(c.inst) || module.is_edited(c.inst) {
-            seeds.extend_from_slice(&c.args);
-            o0_stores.extend_from_slice(&c.o0_stores);
-        }
-    }
     for &s in &o0_stores {
         if let Some(w) = module.inst(s) {
             seeds.extend_from_slice(&w[1..]);
@@ -136,15 +140,15 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     // maps to its defining instruction.
     // Defining instruction + 1 of each removable candidate (0 = not a candidate).
     let mut candidates = IdBits::new(module.bound(), module.word_count());
-    let mut listed: Vec<u32> = markers.functions.clone();
-    for &f in &markers.functions {
+    let mut listed: Vec<u32> = functions.clone();
+    for &f in &functions {
         if candidates.insert(f) {
             dce.add(f, None);
         }
     }
     // Ids looked at (candidates or not): each is judged once, however many uses push it.
     let mut seen = IdBits::new(module.bound(), module.word_count());
-    for &f in &markers.functions {
+    for &f in &functions {
         seen.insert(f);
     }
     let mut stack = seeds;
@@ -314,7 +318,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
     }
 
     // 4. Marker declarations.
-    for &f in &markers.functions {
+    for &f in &functions {
         if dce.uses(f) > 0 {
             return Err(Error::Lower(format!(
                 "marker function {} is still referenced by something other than a direct call (a function pointer?)",
@@ -347,14 +351,14 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: &Markers) -> Result<
             }
         }
     }
-    check_no_markers(module, index, markers)
+    check_no_markers(module, index, &functions)
 }
 
 /// Post-condition: no marker declaration and no call to one survives (every call of the input is
 /// in [`Index::calls`], and lowering adds none).
-fn check_no_markers(module: &Module, index: &Index, markers: &Markers) -> Result<()> {
-    let set: IdSet<u32> = markers.functions.iter().copied().collect();
-    for &f in &markers.functions {
+fn check_no_markers(module: &Module, index: &Index, functions: &[u32]) -> Result<()> {
+    let set: IdSet<u32> = functions.iter().copied().collect();
+    for &f in functions {
         let Some(&k) = index.function_by_id.get(&f) else {
             continue;
         };

@@ -515,6 +515,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     lap("index", &mut timings);
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
+    let calls = markers.calls.len();
     lap("find markers", &mut timings);
     // assign
     let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
@@ -570,9 +571,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         ids.finish(&mut module);
         let callers: module::idhash::IdSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
         lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
+        // What lowering needed goes before cleanup's tables come (peak memory).
+        drop((repl, intern, callers));
         lap("lower", &mut timings);
-        // cleanup
-        cleanup::cleanup(&mut module, &index, &markers).map_err(wrap)?;
+        // cleanup (it drops the per-call data early)
+        cleanup::cleanup(&mut module, &index, markers).map_err(wrap)?;
         lap("cleanup", &mut timings);
     }
     // write
@@ -605,7 +608,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         module: output,
         prop,
         json,
-        calls: markers.calls.len(),
+        calls,
         kernels,
         link_report,
         spec_map: map,
