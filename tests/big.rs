@@ -144,3 +144,49 @@ fn the_first_error_in_instruction_order_wins_on_big_modules() {
     let b = with((early, &parameter), (late, &defined_twice));
     assert!(b.contains("parameter outside a function header"), "{b}");
 }
+
+/// Emulation refuses a marker reachable through a function whose id is used other than by a
+/// direct call; on big modules that scan runs on two threads, and a use in either half is found.
+#[test]
+fn a_function_pointer_is_found_in_either_half_of_a_big_module() {
+    let text =
+        std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm"))
+            .unwrap();
+    // In the globals (the first half once padded)...
+    let global = text
+        .replace(
+            "               OpCapability Addresses\n",
+            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
+        )
+        .replace(
+            "  %null = OpConstantNull %ptr_Generic_uchar\n",
+            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_get = OpTypePointer CodeSectionINTEL %fn_get\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_get %get\n",
+        );
+    // ... or in the last function, after the second padding (the second half).
+    let body = text.replace(
+        "               OpStore %o3 %uint_5 Aligned 4\n",
+        "               OpStore %o3 %uint_5 Aligned 4\n  %cp = OpCopyObject %uint %get\n",
+    );
+    let dir = std::env::temp_dir().join(format!("spec-link-big-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    for (case, t) in [("global", &global), ("body", &body)] {
+        assert_ne!(t, &text, "{case}: the edit did not apply");
+        let path = dir.join(format!("{case}.spvasm"));
+        std::fs::write(&path, t).unwrap();
+        let input = padded(&common::assemble(&path), 200_000);
+        let opts = Options {
+            mode: SpecConstMode::Emulation,
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        match process(&[Input::from_bytes(format!("{case}.spv"), input)], &opts) {
+            Ok(_) => panic!("{case}: a function pointer to a marker caller was accepted"),
+            Err(e) => assert!(
+                e.to_string()
+                    .contains("function pointer or an indirect call of get"),
+                "{case}: {e}"
+            ),
+        }
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}

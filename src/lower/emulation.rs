@@ -308,6 +308,9 @@ fn function(index: &Index, id: u32) -> Result<&crate::module::index::Function> {
         .ok_or_else(|| Error::Lower(format!("%{id} is not a function")))
 }
 
+/// Modules with at least this many instructions are scanned on two threads.
+const PARALLEL_SCAN_MIN: usize = 200_000;
+
 /// A function that gets a new parameter must only be called directly (and be an entry point).
 fn check_only_called_directly(
     module: &Module,
@@ -321,37 +324,55 @@ fn check_only_called_directly(
     for &f in threaded {
         set.insert(f);
     }
-    let mut bad = BTreeSet::new();
-    for i in 0..module.len() {
-        let Some(w) = module.inst(i) else { continue };
-        if !w[1..].iter().any(|&x| set.contains(x)) {
-            continue;
-        }
-        let op = w[0] & 0xffff;
-        // Debug information (extended instructions) names functions without taking their address.
-        if [
-            Op::Name,
-            Op::Decorate,
-            Op::DecorateString,
-            Op::EntryPoint,
-            Op::ExecutionMode,
-            Op::Function,
-            Op::ExtInst,
-        ]
-        .iter()
-        .any(|&o| o as u32 == op)
-        {
-            continue;
-        }
-        let positions = index
-            .id_use_positions(module, w)
-            .unwrap_or_else(|| (1..w.len()).collect());
-        for p in positions {
-            if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
-                bad.insert(w[p]);
+    // Every instruction is read: two threads on big modules (the union does not depend on the
+    // split).
+    let scan = |range: std::ops::Range<usize>| {
+        let mut bad = BTreeSet::new();
+        for i in range {
+            let Some(w) = module.inst(i) else { continue };
+            if !w[1..].iter().any(|&x| set.contains(x)) {
+                continue;
+            }
+            let op = w[0] & 0xffff;
+            // Debug information (extended instructions) names functions without taking their
+            // address.
+            if [
+                Op::Name,
+                Op::Decorate,
+                Op::DecorateString,
+                Op::EntryPoint,
+                Op::ExecutionMode,
+                Op::Function,
+                Op::ExtInst,
+            ]
+            .iter()
+            .any(|&o| o as u32 == op)
+            {
+                continue;
+            }
+            let positions = index
+                .id_use_positions(module, w)
+                .unwrap_or_else(|| (1..w.len()).collect());
+            for p in positions {
+                if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
+                    bad.insert(w[p]);
+                }
             }
         }
-    }
+        bad
+    };
+    let n = module.len();
+    let bad = if n >= PARALLEL_SCAN_MIN {
+        let mid = n / 2;
+        let (mut lower, upper) = std::thread::scope(|scope| {
+            let upper = scope.spawn(|| scan(mid..n));
+            (scan(0..mid), upper.join())
+        });
+        lower.extend(upper.map_err(|_| Error::PostCondition("the scanning thread failed".into()))?);
+        lower
+    } else {
+        scan(0..n)
+    };
     if bad.is_empty() {
         return Ok(());
     }
