@@ -447,7 +447,9 @@ impl Walker<'_> {
                 .def(c)
                 .ok_or_else(|| format!("has an undefined character %{c}"))?;
             let ty = cw.get(1).copied().unwrap_or(0);
-            if char_type != Some(ty) && !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. })) {
+            if char_type != Some(ty)
+                && !matches!(self.layout.kind(ty), Ok(TypeKind::Int { bits: 8, .. }))
+            {
                 return Err(format!(
                     "is not a string of 8-bit integers (character %{c} has type {})",
                     self.layout.display(ty)

@@ -305,7 +305,10 @@ impl Prefix {
                 // The prefix and the first instruction after it (there is one: it ended the
                 // prefix) from the mapping, the rest from the file.
                 let seen = &super::mapped_words(map)[..*next + 1];
-                let mut rest = ReadAt { file, at: seen.len() as u64 * 4 };
+                let mut rest = ReadAt {
+                    file,
+                    at: seen.len() as u64 * 4,
+                };
                 copy_read(seen, false, *next, &mut rest, &mut std::io::sink())
             }
         }
