@@ -517,12 +517,59 @@ fn map_words(file: &std::fs::File) -> Option<memmap2::Mmap> {
     Some(map)
 }
 
+/// Modules of at least this many words are split on two threads.
+const PARALLEL_SPLIT_MIN: usize = 1 << 20;
+
 /// Word offsets of the instructions after the header; every word count must be non-zero and
 /// stay inside the words.
+///
+/// On big modules a second thread walks the second half from a boundary it guesses (a run of
+/// plausible instruction heads), while this thread walks from the start, as on small modules.
+/// When this thread's walk reaches an offset of the other walk, the two coincide from there on
+/// (the next offset depends only on the current one), so the other walk's offsets are taken as
+/// they are; if it never does (a wrong guess), or the other walk met a malformed instruction,
+/// this thread walks on alone. The result, errors included, is always the single walk's.
 fn split(words: &[u32]) -> Result<Vec<u32>> {
     let mut insts = Vec::with_capacity(words.len() / 4);
-    let mut at = HEADER_WORDS;
-    while at < words.len() {
+    if words.len() < PARALLEL_SPLIT_MIN {
+        walk(words, HEADER_WORDS, &mut insts, |_| false)?;
+        return Ok(insts);
+    }
+    let mid = words.len() / 2;
+    std::thread::scope(|scope| {
+        let tail = scope.spawn(|| {
+            let start = guess_boundary(words, mid)?;
+            let mut tail = Vec::with_capacity((words.len() - start) / 4);
+            walk(words, start, &mut tail, |_| false).ok()?;
+            Some(tail)
+        });
+        // To the middle alone, then on until the walks meet (or to the end).
+        let at = walk(words, HEADER_WORDS, &mut insts, |at| at >= mid)?;
+        let tail = tail.join().unwrap_or(None).unwrap_or_default();
+        let mut k = tail.partition_point(|&o| (o as usize) < at);
+        let mut meets = |at: usize| {
+            while k < tail.len() && (tail[k] as usize) < at {
+                k += 1;
+            }
+            k < tail.len() && tail[k] as usize == at
+        };
+        let at = walk(words, at, &mut insts, &mut meets)?;
+        if at < words.len() {
+            insts.extend_from_slice(&tail[k..]);
+        }
+        Ok(insts)
+    })
+}
+
+/// Walks instruction heads from word `at`, pushing their offsets, until `stop(at)` (the offset
+/// it stopped at is not pushed) or the end; returns where it stopped.
+fn walk(
+    words: &[u32],
+    mut at: usize,
+    insts: &mut Vec<u32>,
+    mut stop: impl FnMut(usize) -> bool,
+) -> Result<usize> {
+    while at < words.len() && !stop(at) {
         let wc = (words[at] >> 16) as usize;
         if wc == 0 || at + wc > words.len() {
             let op = words[at] & 0xffff;
@@ -543,5 +590,107 @@ fn split(words: &[u32]) -> Result<Vec<u32>> {
         insts.push(at as u32);
         at += wc;
     }
-    Ok(insts)
+    Ok(at)
+}
+
+/// A word at or after `from` that starts 32 plausible instruction heads in a row (word counts
+/// of 1 to 255 that stay inside the module, opcodes below 8192); `None` if none in 1024 words.
+fn guess_boundary(words: &[u32], from: usize) -> Option<usize> {
+    (from..(from + 1024).min(words.len())).find(|&start| {
+        let mut at = start;
+        for _ in 0..32 {
+            let Some(&head) = words.get(at) else {
+                return false;
+            };
+            let wc = (head >> 16) as usize;
+            if wc == 0 || wc > 255 || head & 0xffff >= 8192 || at + wc > words.len() {
+                return false;
+            }
+            at += wc;
+        }
+        true
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The single walk (the reference the two-thread split must equal).
+    fn one_walk(words: &[u32]) -> Result<Vec<u32>> {
+        let mut v = Vec::new();
+        walk(words, HEADER_WORDS, &mut v, |_| false).map(|_| v)
+    }
+
+    /// A module of `n` words: instructions of 1 to 4 words, and (from word `decoy`) one long
+    /// instruction whose operands look like instruction heads (a wrong place to start a walk).
+    fn module(n: usize, decoy: Option<usize>) -> Vec<u32> {
+        let mut w = vec![MAGIC, 0x0001_0000, 0, 100, 0];
+        let mut k = 0u32;
+        while w.len() < n {
+            if decoy.is_some_and(|d| w.len() >= d && w.len() < d + 10) {
+                // 200 words: head, then 199 words that each read as a 1-word OpNop head.
+                w.push((200 << 16) | 4);
+                w.extend(std::iter::repeat_n(1 << 16, 199));
+                continue;
+            }
+            let wc = 1 + k % 4;
+            w.push((wc << 16) | (k % 300));
+            w.extend(std::iter::repeat_n(7, wc as usize - 1));
+            k += 1;
+        }
+        w.truncate(n);
+        // End on a whole instruction.
+        let offsets = {
+            let mut v = Vec::new();
+            let mut at = HEADER_WORDS;
+            while at < w.len() {
+                v.push(at);
+                at += (w[at] >> 16) as usize;
+            }
+            v
+        };
+        w.truncate(offsets.last().copied().unwrap_or(HEADER_WORDS));
+        w
+    }
+
+    #[test]
+    fn the_two_thread_split_is_the_single_walk() {
+        let n = 3 * PARALLEL_SPLIT_MIN;
+        let mut cases: Vec<(String, Vec<u32>)> = vec![
+            ("plain".into(), module(n, None)),
+            ("decoy at the middle".into(), module(n, Some(n / 2 - 5))),
+            (
+                "decoy after the middle".into(),
+                module(n, Some(n / 2 + 100)),
+            ),
+        ];
+        let plain = module(n, None);
+        let heads = one_walk(&plain).unwrap_or_default();
+        assert!(heads.len() > 1000, "the plain module does not split");
+        for (label, at) in [("first quarter", n / 4), ("third quarter", 3 * n / 4)] {
+            let i = heads.partition_point(|&o| (o as usize) < at);
+            let mut zero = plain.clone();
+            zero[heads[i] as usize] &= 0xffff;
+            cases.push((format!("word count 0 in the {label}"), zero));
+        }
+        let mut past = plain.clone();
+        let last = heads.last().copied().unwrap_or_default() as usize;
+        past[last] = (50 << 16) | 1;
+        cases.push(("the last instruction runs past the end".into(), past));
+        for (label, w) in cases {
+            assert!(
+                w.len() >= PARALLEL_SPLIT_MIN,
+                "{label}: too small to split on two threads"
+            );
+            let expected = one_walk(&w).map_err(|e| e.to_string());
+            let got = split(&w).map_err(|e| e.to_string());
+            assert!(
+                got == expected,
+                "{label}: {:?} / {:?}",
+                got.as_ref().map(Vec::len),
+                expected.as_ref().map(Vec::len)
+            );
+        }
+    }
 }
