@@ -149,19 +149,8 @@ fn the_first_error_in_instruction_order_wins_on_big_modules() {
 /// direct call; on big modules that scan runs on two threads, and a use in either half is found.
 #[test]
 fn a_function_pointer_is_found_in_either_half_of_a_big_module() {
-    let text =
-        std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm"))
-            .unwrap();
     // In the globals (the first half once padded)...
-    let global = text
-        .replace(
-            "               OpCapability Addresses\n",
-            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
-        )
-        .replace(
-            "  %null = OpConstantNull %ptr_Generic_uchar\n",
-            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_get = OpTypePointer CodeSectionINTEL %fn_get\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_get %get\n",
-        );
+    let (text, global) = common::threading_with_function_pointer();
     // ... or in the last function, after the second padding (the second half).
     let body = text.replace(
         "               OpStore %o3 %uint_5 Aligned 4\n",

@@ -481,19 +481,7 @@ fn help_and_version() {
 fn emulation_errors() {
     let dir = tmpdir("emulation-errors");
     // A function on the path to a marker whose address is taken: the buffer cannot reach it.
-    let threading =
-        std::fs::read_to_string(common::repo().join("testdata/emulation-threading/input.spvasm"))
-            .unwrap();
-    let fp = threading
-        .replace(
-            "               OpCapability Addresses\n",
-            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
-        )
-        .replace(
-            "  %null = OpConstantNull %ptr_Generic_uchar\n",
-            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_get = OpTypePointer CodeSectionINTEL %fn_get\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_get %get\n",
-        );
-    assert_ne!(fp, threading);
+    let (_, fp) = common::threading_with_function_pointer();
     let bytes = assemble_text(&fp, &dir);
     expect_error_with(
         "function-pointer",

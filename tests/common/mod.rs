@@ -41,6 +41,26 @@ pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait")
 }
 
+/// `testdata/emulation-threading/input.spvasm`, and the same with the address of `get` (a
+/// function on the path to a marker) taken by an `OpConstantFunctionPointerINTEL`: emulation
+/// must refuse that one (the buffer parameter cannot reach a function called indirectly).
+pub fn threading_with_function_pointer() -> (String, String) {
+    let threading =
+        std::fs::read_to_string(repo().join("testdata/emulation-threading/input.spvasm"))
+            .expect("testdata/emulation-threading/input.spvasm");
+    let fp = threading
+        .replace(
+            "               OpCapability Addresses\n",
+            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
+        )
+        .replace(
+            "  %null = OpConstantNull %ptr_Generic_uchar\n",
+            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_get = OpTypePointer CodeSectionINTEL %fn_get\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_get %get\n",
+        );
+    assert_ne!(fp, threading, "the function-pointer edit did not apply");
+    (threading, fp)
+}
+
 /// Assembles SPIR-V assembly: SPIR-V 1.4, as DPC++ emits, unless a `; target-env: <env>` line
 /// at the top of the file says otherwise.
 pub fn assemble(path: &Path) -> Vec<u8> {
