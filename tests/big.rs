@@ -20,15 +20,7 @@ fn instructions(w: &[u32]) -> Vec<usize> {
     out
 }
 
-fn words(b: &[u8]) -> Vec<u32> {
-    b.chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn bytes(w: &[u32]) -> Vec<u8> {
-    w.iter().flat_map(|x| x.to_le_bytes()).collect()
-}
+use common::{bytes, words};
 
 /// The module with `n` OpNoLine after the first and after the last OpLabel (2n after the only
 /// one): the marker calls and the globals they use fall on both sides of the module's middle.

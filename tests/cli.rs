@@ -95,16 +95,7 @@ fn expect_error_with(name: &str, input: &[u8], args: &[&str], substring: &str) {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
+use common::{bytes, words};
 
 /// Offsets of the instructions of a module.
 fn inst_offsets(w: &[u32]) -> Vec<usize> {

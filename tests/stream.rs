@@ -43,16 +43,7 @@ fn tmpdir(name: &str) -> PathBuf {
     d
 }
 
-fn words(bytes: &[u8]) -> Vec<u32> {
-    bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
-}
-
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
+use common::{bytes, words};
 
 /// The big-endian copy: every whole word byte-swapped (a ragged tail is kept as it is).
 fn swapped(b: &[u8]) -> Vec<u8> {

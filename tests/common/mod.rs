@@ -41,6 +41,19 @@ pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait")
 }
 
+/// A module's bytes as little-endian words (a ragged tail is dropped).
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect()
+}
+
+/// Little-endian words as bytes.
+pub fn bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
 /// `testdata/emulation-threading/input.spvasm`, and the same with the address of `get` (a
 /// function on the path to a marker) taken by an `OpConstantFunctionPointerINTEL`: emulation
 /// must refuse that one (the buffer parameter cannot reach a function called indirectly).
