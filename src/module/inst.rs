@@ -361,11 +361,15 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
     }
     if all_operands_are_ids(op) {
         if let Some((has_type, has_result)) = result_info(op) {
-            if has_type {
-                f(1);
+            let operands = 1 + has_type as usize + has_result as usize;
+            // (Too short to hold its result: left to the decoder, which refuses it.)
+            if n >= operands {
+                if has_type {
+                    f(1);
+                }
+                (operands..n).for_each(f);
+                return true;
             }
-            (1 + has_type as usize + has_result as usize..n).for_each(f);
-            return true;
         }
     }
     false
@@ -400,7 +404,8 @@ pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     }
     let op = words[0] & 0xffff;
     if op == Op::Constant as u32 || op == Op::SpecConstant as u32 {
-        return Some(vec![1]);
+        // (The fixed layouts took the well-formed ones.)
+        return (words.len() >= 3).then(|| vec![1]);
     }
     if op == Op::Switch as u32 {
         // Selector and default label are at fixed places; the case labels follow literals whose
@@ -526,6 +531,28 @@ mod tests {
             Some(vec![1, 3, 5, 6, 7, 8])
         );
         assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
+    }
+
+    /// Every position `visit_use_positions` reports is inside the instruction, whatever its
+    /// opcode and however short it is (callers index the words with it).
+    #[test]
+    fn use_positions_stay_inside_short_instructions() {
+        for op in 0..=u16::MAX as u32 {
+            for n in 1..=4usize {
+                let mut w = vec![1u32; n];
+                w[0] = (n as u32) << 16 | op;
+                let mut outside = Vec::new();
+                visit_use_positions(&w, |p| {
+                    if p >= n {
+                        outside.push(p)
+                    }
+                });
+                assert!(outside.is_empty(), "opcode {op}, {n} words: positions {outside:?}");
+                if let Some(p) = id_use_positions(&w) {
+                    assert!(p.iter().all(|&p| p < n), "opcode {op}, {n} words: {p:?}");
+                }
+            }
+        }
     }
 
     /// The allocation-free layouts of `visit_use_positions` agree with rspirv's grammar.
