@@ -28,6 +28,18 @@ fn is_annotation(op: u32) -> bool {
     matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
 }
 
+/// Calls `f` with each id that `words` uses. `words` may hold several instructions (lowering
+/// replaces a call by a sequence): each is visited on its own, as the use count reads them, so
+/// that removing an instruction gives back exactly the uses counted for it.
+fn visit_uses(index: &Index, module: &Module, words: &[u32], f: &mut impl FnMut(u32)) {
+    let mut at = 0;
+    while at < words.len() {
+        let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
+        index.visit_use_ids(module, &words[at..at + n], &mut *f);
+        at += n;
+    }
+}
+
 /// Modules with at least this many instructions count uses on two threads.
 const PARALLEL_COUNT_MIN: usize = 200_000;
 
@@ -161,7 +173,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             listed.push(id);
             dce.add(id, Some(i));
             if let Some(w) = module.inst(i) {
-                index.visit_use_ids(module, w, |u| stack.push(u));
+                visit_uses(index, module, w, &mut |u| stack.push(u));
             }
         }
     }
@@ -262,7 +274,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             }
             // The result is the same in any order (counts only go down): an operand is queued
             // when its count reaches zero.
-            index.visit_use_ids(module, &buf, |u| {
+            visit_uses(index, module, &buf, &mut |u| {
                 if let Some(n) = dce.count_mut(u) {
                     *n = n.saturating_sub(1);
                     if *n == 0 {
@@ -279,7 +291,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                 buf.clear();
                 buf.extend_from_slice(w);
                 module.remove(s);
-                index.visit_use_ids(module, &buf, |u| {
+                visit_uses(index, module, &buf, &mut |u| {
                     if let Some(n) = dce.count_mut(u) {
                         *n = n.saturating_sub(1);
                         if *n == 0 {

@@ -204,6 +204,37 @@ fn all_operands_are_ids(op: u32) -> bool {
     table.get(op as usize).copied().unwrap_or(false)
 }
 
+/// Ids that `output` uses and `input` defines but `output` does not: a definition removed while
+/// still in use. Both are whole modules as words in host order, header included (an input that
+/// is not one gives no ids). A check for tests and the fuzzer; the operands of `OpExtInst` are not
+/// looked at (their kinds depend on the instruction set).
+pub fn dangling_uses(input: &[u32], output: &[u32]) -> Vec<u32> {
+    fn instructions(m: &[u32]) -> impl Iterator<Item = &[u32]> {
+        let mut at = 5;
+        std::iter::from_fn(move || {
+            let n = (*m.get(at)? >> 16) as usize;
+            let w = m.get(at..at + n).filter(|_| n > 0)?;
+            at += n;
+            Some(w)
+        })
+    }
+    let defined = |m: &[u32]| -> std::collections::HashSet<u32> {
+        instructions(m).filter_map(result_id).collect()
+    };
+    let (before, after) = (defined(input), defined(output));
+    let mut dangling = Vec::new();
+    for w in instructions(output).filter(|w| w[0] & 0xffff != Op::ExtInst as u32) {
+        visit_use_positions(w, |p| {
+            if before.contains(&w[p]) && !after.contains(&w[p]) {
+                dangling.push(w[p]);
+            }
+        });
+    }
+    dangling.sort_unstable();
+    dangling.dedup();
+    dangling
+}
+
 /// Calls `f` with the word position of every id this instruction uses, without allocating for
 /// the common fixed-layout instructions. Returns false (having called nothing) when the
 /// instruction cannot be decoded exactly.
@@ -547,7 +578,10 @@ mod tests {
                         outside.push(p)
                     }
                 });
-                assert!(outside.is_empty(), "opcode {op}, {n} words: positions {outside:?}");
+                assert!(
+                    outside.is_empty(),
+                    "opcode {op}, {n} words: positions {outside:?}"
+                );
                 if let Some(p) = id_use_positions(&w) {
                     assert!(p.iter().all(|&p| p < n), "opcode {op}, {n} words: {p:?}");
                 }
