@@ -7,11 +7,15 @@
 //!    variables without linkage, constants and `OpSpecConstantOp`s.
 //! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
 //!    interfaces do not count).
-//! 3. A worklist removes every candidate whose count is zero and decrements its operands (the
-//!    names and decorations of everything removed go in one pass at the end); an -O0 store into a local whose pointer is otherwise unused is
-//!    removed too. Removed globals leave the `OpEntryPoint` interfaces.
-//! 4. The marker declarations are removed (an error if anything still refers to one), then the
-//!    `Linkage` capability if no `LinkageAttributes` decoration is left.
+//! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
+//!    store into a local whose pointer is otherwise unused is removed too. Removing an instruction
+//!    gives back exactly the uses step 2 counted for it (a replacement holding several
+//!    instructions is read one instruction at a time, as step 2 reads it).
+//! 4. The marker declarations are removed — an error if anything still refers to one, to one of
+//!    their parameters, or to the result of a lowered call that its replacement does not define
+//!    (such input is invalid SPIR-V; the error replaces an output with a dangling id). Everything
+//!    removed leaves the `OpEntryPoint` interfaces, and its names and decorations go, in one pass.
+//!    Then the `Linkage` capability goes if no `LinkageAttributes` decoration is left.
 //!
 //! Postcondition (checked): no marker declaration and no call to one is left.
 
@@ -26,6 +30,19 @@ use spirv::{Capability, Decoration, Op, StorageClass};
 /// OpMemberDecorate 72, OpDecorateString 5632, OpMemberDecorateString 5633.
 fn is_annotation(op: u32) -> bool {
     matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
+}
+
+/// Whether `words` (one or several instructions) defines `id`.
+fn defines(words: &[u32], id: u32) -> bool {
+    let mut at = 0;
+    while at < words.len() {
+        let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
+        if inst::result_id(&words[at..at + n]) == Some(id) {
+            return true;
+        }
+        at += n;
+    }
+    false
 }
 
 /// Calls `f` with each id that `words` uses. `words` may hold several instructions (lowering
@@ -52,7 +69,6 @@ struct Dce<'a> {
     count: Vec<u32>,
     /// Defining instruction + 1 of each candidate (0 for the marker declarations).
     def_inst: Vec<u32>,
-    removed_globals: IdSet<u32>,
 }
 
 impl Dce<'_> {
@@ -126,10 +142,17 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // 1. Candidates: the arguments of the removed calls and their -O0 stores.
     let mut seeds: Vec<u32> = Vec::new();
     let mut o0_stores: Vec<usize> = Vec::new();
+    // Ids that leave the module with the markers and must not be used any more: the results of
+    // lowered calls that their replacement does not define (a call returning through its sret
+    // pointer, and the replaced ones whose uses lowering rewrote), with the calling function.
+    let mut dropped_results: Vec<(u32, u32)> = Vec::new();
     for c in &markers.calls {
         if module.is_removed(c.inst) || module.is_edited(c.inst) {
             seeds.extend_from_slice(&c.args);
             o0_stores.extend_from_slice(&c.o0_stores);
+            if !module.inst(c.inst).is_some_and(|w| defines(w, c.result)) {
+                dropped_results.push((c.result, c.caller));
+            }
         }
     }
     let Markers { functions, calls } = markers;
@@ -140,12 +163,11 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         slot: IdTable::new(module.bound(), budget),
         count: Vec::new(),
         def_inst: Vec::new(),
-        removed_globals: IdSet::default(),
     };
 
     for &s in &o0_stores {
         if let Some(w) = module.inst(s) {
-            seeds.extend_from_slice(&w[1..]);
+            visit_uses(index, module, w, &mut |u| seeds.push(u));
         }
     }
     // Only removable definitions are candidates (types and the like are never counted); each
@@ -153,15 +175,25 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // Defining instruction + 1 of each removable candidate (0 = not a candidate).
     let mut candidates = IdBits::new(module.bound(), module.word_count());
     let mut listed: Vec<u32> = functions.clone();
-    for &f in &functions {
-        if candidates.insert(f) {
-            dce.add(f, None);
-        }
-    }
+    // The markers, their parameters and the dropped results are counted like candidates but
+    // never removed by the worklist (no defining instruction): step 4 checks they are unused.
+    let params: Vec<(u32, u32)> = functions
+        .iter()
+        .filter_map(|f| Some((*f, index.function_by_id.get(f)?)))
+        .filter_map(|(f, &k)| Some((f, index.functions.get(k)?)))
+        .flat_map(|(f, func)| func.params.iter().map(move |&p| (p, f)))
+        .collect();
+    let must_go = functions
+        .iter()
+        .chain(params.iter().map(|(p, _)| p))
+        .chain(dropped_results.iter().map(|(r, _)| r));
     // Ids looked at (candidates or not): each is judged once, however many uses push it.
     let mut seen = IdBits::new(module.bound(), module.word_count());
-    for &f in &functions {
-        seen.insert(f);
+    for &id in must_go {
+        if candidates.insert(id) {
+            dce.add(id, None);
+        }
+        seen.insert(id);
     }
     let mut stack = seeds;
     while let Some(id) = stack.pop() {
@@ -269,9 +301,6 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             buf.extend_from_slice(w);
             module.remove(i);
             gone.insert(id);
-            if i < index.globals_end && buf[0] & 0xffff == Op::Variable as u32 {
-                dce.removed_globals.insert(id);
-            }
             // The result is the same in any order (counts only go down): an operand is queued
             // when its count reaches zero.
             visit_uses(index, module, &buf, &mut |u| {
@@ -307,34 +336,38 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         }
     }
 
-    // Removed globals leave the entry-point interfaces.
-    if !dce.removed_globals.is_empty() {
-        for &e in &index.entry_points {
-            let Some(w) = module.inst(e) else { continue };
-            let Some(n) = inst::string_len(&w[3..]) else {
-                continue;
-            };
-            let keep = 3 + n;
-            if !w[keep..].iter().any(|x| dce.removed_globals.contains(x)) {
-                continue;
-            }
-            let mut new: Vec<u32> = w[..keep].to_vec();
-            new.extend(
-                w[keep..]
-                    .iter()
-                    .filter(|x| !dce.removed_globals.contains(x)),
-            );
-            new[0] = inst::head(Op::EntryPoint, new.len());
-            module.replace(e, new);
+    // 4. Marker declarations.
+    for &(p, f) in &params {
+        if dce.uses(p) > 0 {
+            return Err(Error::Lower(format!(
+                "parameter %{p} of marker {} is used outside the marker's declaration",
+                index.display_name(f)
+            )));
         }
     }
-
-    // 4. Marker declarations.
-    for &f in &functions {
-        if dce.uses(f) > 0 {
+    for &(r, caller) in &dropped_results {
+        if dce.uses(r) > 0 {
             return Err(Error::Lower(format!(
-                "marker function {} is still referenced by something other than a direct call (a function pointer?)",
-                index.display_name(f)
+                "the result %{r} of a marker call in {} is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach)",
+                index.display_name(caller)
+            )));
+        }
+        gone.insert(r);
+    }
+    for &f in &functions {
+        let entry_point = index
+            .entry_points
+            .iter()
+            .any(|&e| module.inst(e).and_then(|w| w.get(2)) == Some(&f));
+        if dce.uses(f) > 0 || entry_point {
+            return Err(Error::Lower(format!(
+                "marker function {} is still referenced by something other than a direct call ({})",
+                index.display_name(f),
+                if entry_point {
+                    "an OpEntryPoint"
+                } else {
+                    "a function pointer?"
+                }
             )));
         }
         let Some(&k) = index.function_by_id.get(&f) else {
@@ -347,6 +380,21 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         for id in std::iter::once(f).chain(func.params.iter().copied()) {
             gone.insert(id);
         }
+    }
+    // Everything removed leaves the entry-point interfaces (globals, in a valid module).
+    for &e in &index.entry_points {
+        let Some(w) = module.inst(e) else { continue };
+        let Some(n) = inst::string_len(&w[3..]) else {
+            continue;
+        };
+        let keep = 3 + n;
+        if !w[keep..].iter().any(|&x| gone.contains(x)) {
+            continue;
+        }
+        let mut new: Vec<u32> = w[..keep].to_vec();
+        new.extend(w[keep..].iter().filter(|&&x| !gone.contains(x)));
+        new[0] = inst::head(Op::EntryPoint, new.len());
+        module.replace(e, new);
     }
     // Names and decorations of everything removed, in one pass (before the linkage check below:
     // the markers' own LinkageAttributes go here).

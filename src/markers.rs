@@ -152,11 +152,28 @@ pub fn names_marker(w: &[u32]) -> bool {
 pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let mut out = Markers::default();
     let mut marker_set = IdSet::default();
+    let mut errors = Vec::new();
     for f in &index.functions {
         if f.is_declaration && marker_name(index, f.id).is_some_and(is_marker_name) {
+            // A declaration is OpFunction, its parameters and OpFunctionEnd (debug lines aside):
+            // cleanup removes it whole.
+            let body = (f.start + 1..f.end).find(|&i| {
+                !matches!(module.opcode(i), 55 | 8 | 317) // OpFunctionParameter, OpLine, OpNoLine
+            });
+            if let Some(i) = body {
+                errors.push(format!(
+                    "marker {} has instructions after its parameters ({} at word {}) but no OpLabel: neither a declaration nor a definition",
+                    index.display_name(f.id),
+                    inst::op_name(module.opcode(i)),
+                    module.offset_of(i)
+                ));
+            }
             out.functions.push(f.id);
             marker_set.insert(f.id);
         }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Markers(errors));
     }
     if marker_set.is_empty() {
         return Ok(out);
@@ -168,7 +185,6 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         layout: &layout,
         stores: RefCell::new(IdMap::default()),
     };
-    let mut errors = Vec::new();
     // The index recorded every call, in order.
     for call in index
         .calls

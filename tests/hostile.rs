@@ -164,3 +164,91 @@ fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
         }
     }
 }
+
+/// Runs `bytes` in every mode; each run must fail with an error containing `needle`.
+fn expect_err_in_every_mode(bytes: Vec<u8>, needle: &str) {
+    use spec_link::SpecConstMode;
+    for mode in [
+        SpecConstMode::Native,
+        SpecConstMode::Emulation,
+        SpecConstMode::DefaultValues,
+    ] {
+        let opts = Options {
+            mode,
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        match process(&[Input::from_bytes("hostile.spv", bytes.clone())], &opts) {
+            Ok(_) => panic!("{mode:?}: expected an error containing {needle:?}"),
+            Err(e) => assert!(e.to_string().contains(needle), "{mode:?}: {e}"),
+        }
+    }
+}
+
+/// Invalid SPIR-V whose lowering would leave an id used but no longer defined is refused.
+#[test]
+fn a_marker_parameter_used_outside_its_declaration_is_an_error() {
+    let text = example().replace(
+        "               OpReturn\n",
+        "  %x = OpCopyObject %ptr_Generic_uchar %a1\n               OpReturn\n",
+    );
+    expect_err_in_every_mode(
+        assemble_text(&text, "param-use"),
+        "is used outside the marker's declaration",
+    );
+}
+
+#[test]
+fn the_void_result_of_an_sret_marker_call_still_used_is_an_error() {
+    let text = example().replace(
+        "               OpReturn\n",
+        "  %x = OpCopyObject %void %unused\n               OpReturn\n",
+    );
+    expect_err_in_every_mode(
+        assemble_text(&text, "void-result-use"),
+        "is still used where spec-link cannot replace it",
+    );
+}
+
+#[test]
+fn a_marker_with_instructions_but_no_label_is_an_error() {
+    let text = example().replace(
+        "  %a2 = OpFunctionParameter %ptr_Generic_uchar\n",
+        "  %a2 = OpFunctionParameter %ptr_Generic_uchar\n  %x = OpCopyObject %ptr_Generic_uchar %a2\n",
+    );
+    expect_err_in_every_mode(assemble_text(&text, "marker-body"), "but no OpLabel");
+}
+
+#[test]
+fn a_marker_that_is_an_entry_point_is_an_error() {
+    let text = example().replace(
+        "               OpName %usid_int",
+        "               OpEntryPoint Kernel %get_int \"M\"\n               OpName %usid_int",
+    );
+    expect_err_in_every_mode(assemble_text(&text, "marker-entry"), "an OpEntryPoint");
+}
+
+/// Whatever cleanup removes leaves the entry-point interfaces, not only globals (a local listed
+/// there is invalid input, but must not become a dangling id).
+#[test]
+fn removed_ids_leave_the_entry_point_interfaces() {
+    use spec_link::SpecConstMode;
+    let text = example().replace("%usid_pair %pairId\n", "%usid_pair %pairId %c0\n");
+    let input = assemble_text(&text, "interface-local");
+    for mode in [
+        SpecConstMode::Native,
+        SpecConstMode::Emulation,
+        SpecConstMode::DefaultValues,
+    ] {
+        let opts = Options {
+            mode,
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        let out = process(&[Input::from_bytes("hostile.spv", input.clone())], &opts).unwrap();
+        let output = out.module.to_bytes().unwrap();
+        let dangling =
+            spec_link::module::inst::dangling_uses(&common::words(&input), &common::words(&output));
+        assert!(dangling.is_empty(), "{mode:?}: dangling {dangling:?}");
+    }
+}
