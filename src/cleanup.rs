@@ -6,7 +6,9 @@
 //!    access chains, copies, loads and `Function` variables inside functions; module-scope
 //!    variables without linkage, constants and `OpSpecConstantOp`s.
 //! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
-//!    interfaces do not count).
+//!    interfaces do not count). A use by an instruction whose removal would not give it back —
+//!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
+//!    the pass stops looking for it.
 //! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
 //!    store into a local whose pointer is otherwise unused is removed too. Removing an instruction
 //!    gives back exactly the uses step 2 counted for it (a replacement holding several
@@ -59,6 +61,10 @@ fn visit_uses(index: &Index, module: &Module, words: &[u32], f: &mut impl FnMut(
 
 /// Modules with at least this many instructions count uses on two threads.
 const PARALLEL_COUNT_MIN: usize = 200_000;
+
+/// The use count of a pinned candidate (see step 2): far above any number of decrements (fewer
+/// than 2^30 operands in a module), so it never comes down to 0 or 1.
+const PINNED: u32 = 1 << 31;
 
 struct Dce<'a> {
     index: &'a Index,
@@ -211,17 +217,38 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     }
 
     // 2. Count remaining uses, in the module and in what lowering appended.
+    // A use by an unedited instruction whose removal would not decrement it — anything but a
+    // candidate's definition or an -O0 store — pins the candidate: its count becomes PINNED (it
+    // can never come down to 0 or 1), and the candidate leaves this thread's copy of the set, so
+    // a constant used everywhere stops costing an operand decode per use.
     let slot = &dce.slot;
-    let count_in = |w: &[u32], count: &mut [u32]| {
-        if w[1..].iter().any(|&x| candidates.contains(x)) {
+    // The instructions whose removal decrements their operands' counts: the candidates'
+    // definitions and the -O0 stores (one bit per instruction).
+    let mut may_go = vec![0u64; module.len().div_ceil(64)];
+    let instructions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
+    for i in instructions
+        .map(|i| i as usize)
+        .chain(o0_stores.iter().copied())
+    {
+        if let Some(word) = may_go.get_mut(i / 64) {
+            *word |= 1 << (i % 64);
+        }
+    }
+    let may_go = &may_go;
+    let count_in = |w: &[u32], count: &mut [u32], live: &IdBits| {
+        if w[1..].iter().any(|&x| live.contains(x)) {
             index.visit_use_ids(module, w, |id| {
-                if candidates.contains(id) {
-                    count[slot.get(id) as usize - 1] += 1;
+                if live.contains(id) {
+                    // (No overflow: fewer than 2^30 uses, on top of at most PINNED.)
+                    let c = &mut count[slot.get(id) as usize - 1];
+                    *c = c.wrapping_add(1);
                 }
             });
         }
     };
-    let count_range = |range: std::ops::Range<usize>, count: &mut [u32]| {
+    let count_range = |range: std::ops::Range<usize>, count: &mut [u32], live: &mut IdBits| {
+        // The live candidates an instruction uses (once per use).
+        let mut hits: Vec<u32> = Vec::new();
         for i in range {
             let op = module.opcode(i);
             if is_annotation(op) || op == Op::EntryPoint as u32 {
@@ -229,7 +256,34 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             }
             if !module.is_edited(i) {
                 // The common case, without the edit lookups.
-                count_in(module.original(i), count);
+                let w = module.original(i);
+                // Some word might be a live candidate's id (a literal may equal one too): then
+                // the id operands.
+                if !w[1..].iter().any(|&x| live.contains(x)) {
+                    continue;
+                }
+                hits.clear();
+                index.visit_use_ids(module, w, |id| {
+                    if live.contains(id) {
+                        hits.push(id);
+                    }
+                });
+                if hits.is_empty() {
+                    continue;
+                }
+                // Whether taking this instruction out decrements its operands' counts: a
+                // candidate's definition or an -O0 store. (The marker declarations go without
+                // decrementing: a use there keeps a candidate as surely as a pin.)
+                let counted = may_go.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
+                for &id in &hits {
+                    let c = &mut count[slot.get(id) as usize - 1];
+                    if counted {
+                        *c = c.wrapping_add(1);
+                    } else {
+                        *c = PINNED;
+                        live.remove(id);
+                    }
+                }
                 continue;
             }
             let Some(w) = module.inst(i) else { continue };
@@ -237,13 +291,14 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             let mut at = 0;
             while at < w.len() {
                 let n = ((w[at] >> 16) as usize).max(1).min(w.len() - at);
-                count_in(&w[at..at + n], count);
+                count_in(&w[at..at + n], count, live);
                 at += n;
             }
         }
     };
     // This pass reads every word of the module: two threads on big modules, each counting into
-    // its own table, summed (the result does not depend on the split).
+    // its own table (with its own copy of the set), summed (the result does not depend on the
+    // split: a pin in either half pins).
     let n = module.len();
     let slots = dce.count.len();
     let mut count = vec![0u32; slots];
@@ -252,18 +307,21 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         let upper = std::thread::scope(|scope| {
             let upper = scope.spawn(|| {
                 let mut c = vec![0u32; slots];
-                count_range(mid..n, &mut c);
+                let mut live = candidates.clone();
+                count_range(mid..n, &mut c, &mut live);
                 c
             });
-            count_range(0..mid, &mut count);
+            let mut live = candidates.clone();
+            count_range(0..mid, &mut count, &mut live);
             upper.join()
         })
         .map_err(|_| Error::PostCondition("the use-counting thread failed".into()))?;
         for (c, u) in count.iter_mut().zip(upper) {
-            *c += u;
+            *c = c.saturating_add(u);
         }
     } else {
-        count_range(0..n, &mut count);
+        let mut live = candidates.clone();
+        count_range(0..n, &mut count, &mut live);
     }
     let appended = module.appended_globals().to_vec();
     let mut at = 0;
@@ -271,7 +329,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         let n = ((appended[at] >> 16) as usize)
             .max(1)
             .min(appended.len() - at);
-        count_in(&appended[at..at + n], &mut count);
+        count_in(&appended[at..at + n], &mut count, &candidates);
         at += n;
     }
     dce.count = count;

@@ -171,3 +171,55 @@ fn a_function_pointer_is_found_in_either_half_of_a_big_module() {
     }
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A candidate of cleanup used where nothing will remove the use, in both halves of a big module
+/// (a type in the globals, an add in the body), is kept: each half's count pins it, and the two
+/// pins add up to a pin.
+#[test]
+fn a_constant_pinned_in_both_halves_is_kept() {
+    let example =
+        std::fs::read_to_string(common::repo().join("testdata/readme-example/input.spvasm"))
+            .unwrap();
+    // %uint_7 is the default value's first member: a candidate once the marker call goes.
+    let text = example
+        .replace(
+            "  %str4 = OpTypeArray %uchar %ulong_4\n",
+            "  %str4 = OpTypeArray %uchar %ulong_4\n  %arr7 = OpTypeArray %uchar %uint_7\n",
+        )
+        .replace(
+            "               OpStore %o2 %sum Aligned 4\n",
+            "  %sum7 = OpIAdd %uint %sum %uint_7\n               OpStore %o2 %sum7 Aligned 4\n",
+        );
+    assert_eq!(
+        text.matches("%uint_7").count(),
+        4,
+        "the edits did not apply"
+    );
+    let dir = std::env::temp_dir().join(format!("spec-link-big-pin-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let path = dir.join("pinned.spvasm");
+    std::fs::write(&path, &text).unwrap();
+    let small = common::assemble(&path);
+    let _ = std::fs::remove_dir_all(&dir);
+    let big = padded(&small, 200_000);
+    for mode in [
+        SpecConstMode::Native,
+        SpecConstMode::Emulation,
+        SpecConstMode::DefaultValues,
+    ] {
+        let opts = Options {
+            mode,
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        for (size, input) in [("small", &small), ("big", &big)] {
+            let out = process(&[Input::from_bytes("pinned.spv", input.clone())], &opts).unwrap();
+            let output = out.module.to_bytes().unwrap();
+            let dangling = spec_link::module::inst::dangling_uses(&words(input), &words(&output));
+            assert!(
+                dangling.is_empty(),
+                "{size}, {mode:?}: dangling {dangling:?}"
+            );
+        }
+    }
+}

@@ -47,6 +47,7 @@ pub type IdSet<K> = HashSet<K, IdBuild>;
 
 /// A set of ids: a bitset when the id bound is small enough to be cheap, a hash set otherwise (a
 /// hostile bound never sizes an allocation).
+#[derive(Clone)]
 pub struct IdBits {
     dense: Vec<u64>,
     sparse: IdSet<u32>,
@@ -76,6 +77,15 @@ impl IdBits {
                 !had
             }
             None => self.sparse.insert(id),
+        }
+    }
+
+    pub fn remove(&mut self, id: u32) {
+        match self.dense.get_mut((id / 64) as usize) {
+            Some(word) => *word &= !(1 << (id % 64)),
+            None => {
+                self.sparse.remove(&id);
+            }
         }
     }
 
