@@ -261,7 +261,7 @@ fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
 /// The fixed layouts: calls `f` with each id position and returns true, or returns false having
 /// called nothing (the instruction needs decoding).
 #[inline]
-pub(crate) fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
+fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
     let op = words[0] & 0xffff;
     let n = words.len();
     let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
