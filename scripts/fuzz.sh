@@ -24,7 +24,8 @@
 #   FUZZ_TMIN       1: minimise each crash with `cargo fuzz tmin` before writing the regression file
 #   FUZZ_NO_REGRESSIONS  1: do not write testdata/fuzz-regressions/
 #   SPEC_LINK_FUZZ_STRICT  1: also require that spec-link reads its own output and finds no marker in
-#                   it, and that two runs give identical outputs
+#                   it, that two runs give identical outputs, and that the output of a single input
+#                   uses no id whose definition spec-link removed
 set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 FUZZ="$REPO/fuzz"
