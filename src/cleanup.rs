@@ -6,7 +6,7 @@
 //!    access chains, copies, loads and `Function` variables inside functions; module-scope
 //!    variables without linkage, constants and `OpSpecConstantOp`s.
 //! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
-//!    interfaces do not count). A use by an instruction whose removal would not give it back —
+//!    interfaces do not count; an entry point's function does). A use by an instruction whose removal would not give it back —
 //!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
 //!    the pass stops looking for it.
 //! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
@@ -251,7 +251,18 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         let mut hits: Vec<u32> = Vec::new();
         for i in range {
             let op = module.opcode(i);
-            if is_annotation(op) || op == Op::EntryPoint as u32 {
+            if is_annotation(op) {
+                continue;
+            }
+            if op == Op::EntryPoint as u32 {
+                // Its interface keeps no global alive (removed ones leave it), but the function
+                // it names stays.
+                if let Some(&f) = module.inst(i).and_then(|w| w.get(2)) {
+                    if live.contains(f) {
+                        count[slot.get(f) as usize - 1] = PINNED;
+                        live.remove(f);
+                    }
+                }
                 continue;
             }
             if !module.is_edited(i) {

@@ -252,3 +252,53 @@ fn removed_ids_leave_the_entry_point_interfaces() {
         assert!(dangling.is_empty(), "{mode:?}: dangling {dangling:?}");
     }
 }
+
+/// An id that an `OpEntryPoint` names as its function is used: cleanup keeps it (a symbolic-ID
+/// variable named so is invalid input, but must not become a dangling id).
+#[test]
+fn an_entry_point_function_is_never_removed() {
+    let text = example().replace(
+        "               OpName %usid_int",
+        "               OpEntryPoint Kernel %usid_int \"X\"\n               OpName %usid_int",
+    );
+    let input = assemble_text(&text, "entry-variable");
+    let out = run(input.clone()).unwrap();
+    let output = out.module.to_bytes().unwrap();
+    let dangling =
+        spec_link::module::inst::dangling_uses(&common::words(&input), &common::words(&output));
+    assert!(dangling.is_empty(), "dangling {dangling:?}");
+}
+
+/// A spec constant whose composite has more elements than one instruction can hold (a
+/// `[65535 x i32]` member; found by fuzzing) is refused where a composite would be emitted, and
+/// lowered by emulation, which loads it from the buffer.
+#[test]
+fn a_spec_constant_too_wide_for_one_instruction_is_refused_where_it_would_be_emitted() {
+    use spec_link::SpecConstMode;
+    let input =
+        std::fs::read(common::repo().join("testdata/fuzz-regressions/crash-6aff47dade18caa3.spv"))
+            .unwrap();
+    for mode in [
+        SpecConstMode::Native,
+        SpecConstMode::Emulation,
+        SpecConstMode::DefaultValues,
+    ] {
+        let opts = Options {
+            mode,
+            validation: Validation::Never,
+            ..Options::default()
+        };
+        let out = process(&[Input::from_bytes("wide.spv", input.clone())], &opts);
+        match (mode, out) {
+            (SpecConstMode::Emulation, out) => {
+                out.unwrap();
+            }
+            (_, Ok(_)) => panic!("{mode:?}: a 65,537-operand composite was accepted"),
+            (_, Err(e)) => assert!(
+                e.to_string()
+                    .contains("does not fit one SPIR-V instruction"),
+                "{mode:?}: {e}"
+            ),
+        }
+    }
+}

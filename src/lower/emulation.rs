@@ -157,9 +157,15 @@ pub fn lower_emulation(
             let p = *param_of
                 .get(&caller)
                 .ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
-            let mut w = module.inst(ci).map(|w| w.to_vec()).unwrap_or_default();
+            let old = module.inst(ci).unwrap_or_default();
+            let mut w = inst::try_build(Op::FunctionCall, old.get(1..).unwrap_or_default())?;
             w.push(p);
             w[0] = inst::head(Op::FunctionCall, w.len());
+            if w.len() > inst::MAX_WORDS {
+                return Err(Error::Lower(format!(
+                    "a call in %{caller} cannot take the buffer parameter: it already has the most operands an instruction can hold"
+                )));
+            }
             module.replace(ci, w);
         }
     }

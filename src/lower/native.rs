@@ -13,10 +13,10 @@
 //! cleanup's job).
 
 use super::Replacements;
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::markers::Markers;
 use crate::module::ids::IdAllocator;
-use crate::module::inst::build;
+use crate::module::inst::{self, build};
 use crate::module::intern::Intern;
 use crate::module::Module;
 use crate::specmap::{Scalar, SpecMap, SpecNode};
@@ -42,10 +42,18 @@ pub fn lower_native(
 ) -> Result<Replacements> {
     let mut roots = Vec::with_capacity(map.constants.len());
     for c in &map.constants {
-        roots.push(match kind {
-            ConstKind::Spec => emit(module, ids, intern, &c.tree)?,
-            ConstKind::Default => emit_default(module, ids, intern, &c.tree)?,
-        });
+        let root = match kind {
+            ConstKind::Spec => emit(module, ids, intern, &c.tree),
+            ConstKind::Default => emit_default(module, ids, intern, &c.tree),
+        };
+        roots.push(root.map_err(|e| match e {
+            // (An instruction too wide: say which constant.)
+            Error::Lower(m) => Error::Lower(format!(
+                "spec constant \"{}\" ({}): {m}",
+                c.symbolic_id, c.type_name
+            )),
+            e => e,
+        })?);
     }
     let mut repl = Replacements::default();
     for call in &markers.calls {
@@ -125,9 +133,10 @@ fn emit(
             for c in children {
                 ops.push(emit(module, ids, intern, c)?);
             }
+            let mut words = inst::try_build(Op::SpecConstantComposite, &ops)?;
             let id = ids.alloc()?;
-            ops[1] = id;
-            module.append_global(&build(Op::SpecConstantComposite, &ops));
+            words[2] = id;
+            module.append_global(&words);
             id
         }
     })

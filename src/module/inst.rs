@@ -16,6 +16,22 @@ pub fn head(op: Op, word_count: usize) -> u32 {
     ((word_count as u32) << 16) | op as u32
 }
 
+/// The most words one instruction can have (its word count is 16 bits).
+pub const MAX_WORDS: usize = 0xFFFF;
+
+/// [`build`] for operand lists that input data sizes (a composite per element, a parameter
+/// more): an error when the instruction would not fit [`MAX_WORDS`].
+pub fn try_build(op: Op, operands: &[u32]) -> crate::Result<Vec<u32>> {
+    if operands.len() + 1 > MAX_WORDS {
+        return Err(crate::Error::Lower(format!(
+            "an Op{op:?} of {} operands does not fit one SPIR-V instruction (at most {} words)",
+            operands.len(),
+            MAX_WORDS
+        )));
+    }
+    Ok(build(op, operands))
+}
+
 /// Builds an instruction from its opcode and operand words.
 pub fn build(op: Op, operands: &[u32]) -> Vec<u32> {
     let mut w = Vec::with_capacity(operands.len() + 1);

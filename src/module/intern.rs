@@ -96,11 +96,13 @@ impl Intern {
         if let Some(&id) = self.map.get(&k) {
             return Ok(id);
         }
-        let id = ids.alloc()?;
         let mut ops: Vec<u32> = result_type.into_iter().collect();
-        ops.push(id);
+        ops.push(0);
         ops.extend_from_slice(operands);
-        module.append_global(&inst::build(op, &ops));
+        let mut words = inst::try_build(op, &ops)?;
+        let id = ids.alloc()?;
+        words[1 + result_type.is_some() as usize] = id;
+        module.append_global(&words);
         self.map.insert(k, id);
         Ok(id)
     }
