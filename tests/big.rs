@@ -57,16 +57,8 @@ fn padded_fixtures_lower_as_the_unpadded_ones() {
         let input =
             std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
         let big = padded(&input, 200_000);
-        for mode in [
-            SpecConstMode::Native,
-            SpecConstMode::Emulation,
-            SpecConstMode::DefaultValues,
-        ] {
-            let opts = Options {
-                mode,
-                validation: Validation::Never,
-                ..Options::default()
-            };
+        for mode in common::MODES {
+            let opts = common::unvalidated(mode);
             let small_out = process(&[Input::from_bytes(fixture, input.clone())], &opts).unwrap();
             let big_out = process(&[Input::from_bytes(fixture, big.clone())], &opts).unwrap();
             let (s, b) = (
@@ -202,16 +194,8 @@ fn a_constant_pinned_in_both_halves_is_kept() {
     let small = common::assemble(&path);
     let _ = std::fs::remove_dir_all(&dir);
     let big = padded(&small, 200_000);
-    for mode in [
-        SpecConstMode::Native,
-        SpecConstMode::Emulation,
-        SpecConstMode::DefaultValues,
-    ] {
-        let opts = Options {
-            mode,
-            validation: Validation::Never,
-            ..Options::default()
-        };
+    for mode in common::MODES {
+        let opts = common::unvalidated(mode);
         for (size, input) in [("small", &small), ("big", &big)] {
             let out = process(&[Input::from_bytes("pinned.spv", input.clone())], &opts).unwrap();
             let output = out.module.to_bytes().unwrap();

@@ -171,16 +171,8 @@ fn output_is_deterministic() {
 #[test]
 fn running_on_own_output_changes_nothing() {
     for input in images() {
-        for mode in [
-            SpecConstMode::Native,
-            SpecConstMode::Emulation,
-            SpecConstMode::DefaultValues,
-        ] {
-            let opts = Options {
-                mode,
-                validation: Validation::Never,
-                ..Options::default()
-            };
+        for mode in common::MODES {
+            let opts = common::unvalidated(mode);
             let first = process(
                 &[Input::from_bytes("a", std::fs::read(&input).unwrap())],
                 &opts,

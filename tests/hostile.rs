@@ -167,17 +167,8 @@ fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
 
 /// Runs `bytes` in every mode; each run must fail with an error containing `needle`.
 fn expect_err_in_every_mode(bytes: Vec<u8>, needle: &str) {
-    use spec_link::SpecConstMode;
-    for mode in [
-        SpecConstMode::Native,
-        SpecConstMode::Emulation,
-        SpecConstMode::DefaultValues,
-    ] {
-        let opts = Options {
-            mode,
-            validation: Validation::Never,
-            ..Options::default()
-        };
+    for mode in common::MODES {
+        let opts = common::unvalidated(mode);
         match process(&[Input::from_bytes("hostile.spv", bytes.clone())], &opts) {
             Ok(_) => panic!("{mode:?}: expected an error containing {needle:?}"),
             Err(e) => assert!(e.to_string().contains(needle), "{mode:?}: {e}"),
@@ -232,19 +223,10 @@ fn a_marker_that_is_an_entry_point_is_an_error() {
 /// there is invalid input, but must not become a dangling id).
 #[test]
 fn removed_ids_leave_the_entry_point_interfaces() {
-    use spec_link::SpecConstMode;
     let text = example().replace("%usid_pair %pairId\n", "%usid_pair %pairId %c0\n");
     let input = assemble_text(&text, "interface-local");
-    for mode in [
-        SpecConstMode::Native,
-        SpecConstMode::Emulation,
-        SpecConstMode::DefaultValues,
-    ] {
-        let opts = Options {
-            mode,
-            validation: Validation::Never,
-            ..Options::default()
-        };
+    for mode in common::MODES {
+        let opts = common::unvalidated(mode);
         let out = process(&[Input::from_bytes("hostile.spv", input.clone())], &opts).unwrap();
         let output = out.module.to_bytes().unwrap();
         let dangling =
@@ -278,16 +260,8 @@ fn a_spec_constant_too_wide_for_one_instruction_is_refused_where_it_would_be_emi
     let input =
         std::fs::read(common::repo().join("testdata/fuzz-regressions/crash-6aff47dade18caa3.spv"))
             .unwrap();
-    for mode in [
-        SpecConstMode::Native,
-        SpecConstMode::Emulation,
-        SpecConstMode::DefaultValues,
-    ] {
-        let opts = Options {
-            mode,
-            validation: Validation::Never,
-            ..Options::default()
-        };
+    for mode in common::MODES {
+        let opts = common::unvalidated(mode);
         let out = process(&[Input::from_bytes("wide.spv", input.clone())], &opts);
         match (mode, out) {
             (SpecConstMode::Emulation, out) => {

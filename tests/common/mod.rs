@@ -4,6 +4,22 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+/// The three lowering modes.
+pub const MODES: [spec_link::SpecConstMode; 3] = [
+    spec_link::SpecConstMode::Native,
+    spec_link::SpecConstMode::Emulation,
+    spec_link::SpecConstMode::DefaultValues,
+];
+
+/// Options of a run in `mode` without spirv-val (tests run it where they mean to).
+pub fn unvalidated(mode: spec_link::SpecConstMode) -> spec_link::Options {
+    spec_link::Options {
+        mode,
+        validation: spec_link::Validation::Never,
+        ..spec_link::Options::default()
+    }
+}
+
 pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
