@@ -204,6 +204,8 @@ fn a_constant_pinned_in_both_halves_is_kept() {
                 dangling.is_empty(),
                 "{size}, {mode:?}: dangling {dangling:?}"
             );
+            // A valid module in, a valid module out (fails, not skips, without spirv-val).
+            common::spirv_val(&output, "spv1.4", &format!("the {size} output ({mode:?})"));
         }
     }
 }
