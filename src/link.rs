@@ -680,8 +680,10 @@ fn finish(
             drop.insert(dup.decoration);
         }
         let Some(def) = definition else {
-            if is_marker_name(name) || imports.is_empty() {
-                // Marker imports are consumed by lowering; merge repeated declarations.
+            // Marker imports are consumed by lowering; other imports stay only with
+            // --allow-partial (and are reported). Either way repeated declarations merge.
+            let consumed = is_marker_name(name) || imports.is_empty();
+            if consumed || options.allow_partial {
                 merge_same_type_imports(
                     &imports,
                     &type_of,
@@ -689,17 +691,9 @@ fn finish(
                     &mut removed_symbols,
                     &mut drop,
                 );
-                continue;
-            }
-            if options.allow_partial {
-                merge_same_type_imports(
-                    &imports,
-                    &type_of,
-                    &mut replace,
-                    &mut removed_symbols,
-                    &mut drop,
-                );
-                report.unresolved.push(shown.into_owned());
+                if !consumed {
+                    report.unresolved.push(shown.into_owned());
+                }
                 continue;
             }
             let files: Vec<&str> = imports.iter().map(|s| inputs[s.input].name).collect();

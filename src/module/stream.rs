@@ -153,27 +153,22 @@ pub fn read_lazily(
             if next + wc > raw.len() {
                 break; // the instruction continues in the next chunk
             }
-            if ends(head & 0xffff) {
-                return Ok(Ok(Lazy::Prefix(Prefix {
-                    kind: Kind::Read {
-                        raw,
-                        big_endian: be,
-                        next,
-                        rest: reader,
-                    },
-                    source: None,
-                })));
-            }
-            let w = &raw[next..next + wc];
-            let hit = if be {
-                scratch.clear();
-                scratch.extend(w.iter().map(|x| x.swap_bytes()));
-                matches(&scratch)
+            // The prefix ends here, or this instruction names a marker: stop at it.
+            let stop: Option<fn(Prefix) -> Lazy> = if ends(head & 0xffff) {
+                Some(Lazy::Prefix)
             } else {
-                matches(w)
+                let w = &raw[next..next + wc];
+                let hit = if be {
+                    scratch.clear();
+                    scratch.extend(w.iter().map(|x| x.swap_bytes()));
+                    matches(&scratch)
+                } else {
+                    matches(w)
+                };
+                hit.then_some(Lazy::Matched as fn(Prefix) -> Lazy)
             };
-            if hit {
-                return Ok(Ok(Lazy::Matched(Prefix {
+            if let Some(lazy) = stop {
+                return Ok(Ok(lazy(Prefix {
                     kind: Kind::Read {
                         raw,
                         big_endian: be,
