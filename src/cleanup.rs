@@ -71,7 +71,7 @@ struct Dce<'a> {
     /// Slot + 1 of each candidate (0: not a candidate). `count` and `def_inst` are by slot: the
     /// one table as large as the id bound is touched only at the candidates' ids.
     slot: IdTable<u32>,
-    /// Remaining uses of each candidate.
+    /// Remaining uses of each candidate (empty until step 2 counts them).
     count: Vec<u32>,
     /// Defining instruction + 1 of each candidate (0 for the marker declarations).
     def_inst: Vec<u32>,
@@ -96,9 +96,8 @@ impl Dce<'_> {
 
     /// Makes `id` a candidate defined by instruction `inst` (`None`: a marker declaration).
     fn add(&mut self, id: u32, inst: Option<usize>) {
-        self.count.push(0);
         self.def_inst.push(inst.map_or(0, |i| i as u32 + 1));
-        *self.slot.get_mut(id) = self.count.len() as u32;
+        *self.slot.get_mut(id) = self.def_inst.len() as u32;
     }
 }
 
@@ -215,6 +214,10 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             }
         }
     }
+    // (Grown by doubling, and kept to the end: give back the spare room.)
+    drop((stack, seen));
+    dce.def_inst.shrink_to_fit();
+    listed.shrink_to_fit();
 
     // 2. Count remaining uses, in the module and in what lowering appended.
     // A use by an unedited instruction whose removal would not decrement it — anything but a
@@ -311,7 +314,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // its own table (with its own copy of the set), summed (the result does not depend on the
     // split: a pin in either half pins).
     let n = module.len();
-    let slots = dce.count.len();
+    let slots = dce.def_inst.len();
     let mut count = vec![0u32; slots];
     if n >= PARALLEL_COUNT_MIN {
         let mid = n / 2;

@@ -54,13 +54,17 @@ pub enum Scalar {
 /// The flattened shape of a spec constant, with its SpecIds.
 #[derive(Clone, Debug, PartialEq)]
 pub enum SpecNode {
-    /// A scalar: one `OpSpecConstant*` with this SpecId and default bytes (little-endian).
+    /// A scalar: one `OpSpecConstant*` with this SpecId and default value. A leaf is held
+    /// inline (no allocation): scalars are at most 64 bits wide ([`Layout`] refuses wider ones).
     Leaf {
         ty: u32,
         scalar: Scalar,
         spec_id: SpecId,
         offset: u64,
-        default: Vec<u8>,
+        /// Size of the value in bytes (1 for a boolean; at most 8).
+        size: u32,
+        /// The default value's bytes, little-endian; the first `size` count (a boolean: 0 or 1).
+        default: [u8; 8],
     },
     /// Explicit padding: uses up a SpecId, becomes an `OpConstantNull` of `ty`.
     Padding {
@@ -74,8 +78,18 @@ pub enum SpecNode {
         offset: u64,
         size: u64,
         is_struct: bool,
-        children: Vec<SpecNode>,
+        children: Box<[SpecNode]>,
     },
+}
+
+impl SpecNode {
+    /// A leaf's default value as its `size` little-endian bytes (empty for other nodes).
+    pub fn default_bytes(&self) -> &[u8] {
+        match self {
+            SpecNode::Leaf { size, default, .. } => &default[..(*size as usize).min(8)],
+            _ => &[],
+        }
+    }
 }
 
 /// How SpecIds and the default blob are laid out.
@@ -108,11 +122,12 @@ pub struct SpecConstant {
     pub size: u64,
     pub align: u64,
     pub tree: SpecNode,
-    /// Every SpecId it uses (leaves and padding), in order.
-    pub spec_ids: Vec<SpecId>,
-    pub descriptors: Vec<Descriptor>,
+    /// Every SpecId it uses (leaves and padding), in order. (Boxed slices here and in the tree:
+    /// no spare capacity, on the many constants of a large module.)
+    pub spec_ids: Box<[SpecId]>,
+    pub descriptors: Box<[Descriptor]>,
     /// The whole default value (`size` bytes).
-    pub default_bytes: Vec<u8>,
+    pub default_bytes: Box<[u8]>,
     /// Where the value starts in the runtime's blob (emulation: in the spec-constant buffer).
     pub blob_offset: u64,
     /// Result id of the first call (for messages).
@@ -240,6 +255,8 @@ pub fn build(
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
     }
+    // (Grown by doubling: give back the spare half, on a module with many constants.)
+    map.constants.shrink_to_fit();
     check_runtime_view(&map)?;
     Ok(map)
 }
@@ -294,11 +311,13 @@ fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Resul
                     Error::SpecMap(format!("buffer offset {v} does not fit in 32 bits"))
                 })
             };
-            prev.descriptors.push(Descriptor {
+            let mut descriptors = std::mem::take(&mut prev.descriptors).into_vec();
+            descriptors.push(Descriptor {
                 spec_id: PADDING_SPEC_ID,
                 offset: to_u32(prev.size)?,
                 size: to_u32(pad)?,
             });
+            prev.descriptors = descriptors.into_boxed_slice();
         }
         offset += pad;
     }
@@ -405,9 +424,9 @@ fn constant(
         size: sa.size,
         align: sa.align,
         tree,
-        spec_ids,
-        descriptors,
-        default_bytes,
+        spec_ids: spec_ids.into_boxed_slice(),
+        descriptors: descriptors.into_boxed_slice(),
+        default_bytes: default_bytes.into_boxed_slice(),
         blob_offset: 0,
         first_call: call.result,
         first_caller: call.caller,
@@ -544,23 +563,31 @@ fn flatten(
     let kind = layout.kind(ty)?;
     if let Some(scalar) = scalar_of(&kind) {
         let size = layout.size_align(ty)?.size as usize;
-        let mut default = defined.get(&offset).cloned().unwrap_or_default();
-        if default.is_empty() && !top {
+        let defined = defined.get(&offset).map_or(&[][..], |d| &d[..]);
+        if defined.is_empty() && !top {
             return Ok(SpecNode::Padding {
                 ty,
                 spec_id: ids.next()?,
                 offset,
             });
         }
-        default.resize(size, 0);
-        if scalar == Scalar::Bool {
-            default = vec![(default.iter().any(|&b| b != 0)) as u8];
-        }
+        // (`Layout` sizes scalars at 1 to 8 bytes.)
+        let mut default = [0u8; 8];
+        let n = defined.len().min(size).min(8);
+        default[..n].copy_from_slice(&defined[..n]);
+        let size = if scalar == Scalar::Bool {
+            default = [0; 8];
+            default[0] = defined.iter().take(size).any(|&b| b != 0) as u8;
+            1
+        } else {
+            size.min(8) as u32
+        };
         return Ok(SpecNode::Leaf {
             ty,
             scalar,
             spec_id: ids.next()?,
             offset,
+            size,
             default,
         });
     }
@@ -575,8 +602,9 @@ fn flatten(
         }
     }
     let size = layout.size_align(ty)?.size;
-    let mut children = Vec::new();
-    for (t, off) in layout.elements(ty, MAX_LEAVES as u64)? {
+    let elements = layout.elements(ty, MAX_LEAVES as u64)?;
+    let mut children = Vec::with_capacity(elements.len());
+    for (t, off) in elements {
         let abs = offset + off;
         if defined.contains_key(&abs) {
             children.push(flatten(
@@ -605,7 +633,7 @@ fn flatten(
         offset,
         size,
         is_struct,
-        children,
+        children: children.into_boxed_slice(),
     })
 }
 
@@ -624,16 +652,16 @@ fn describe(
         SpecNode::Leaf {
             spec_id,
             offset,
-            default,
+            size,
             ..
         } => {
             spec_ids.push(*spec_id);
             out.push(Descriptor {
                 spec_id: *spec_id,
                 offset: u32_of(*offset)?,
-                size: u32_of(default.len() as u64)?,
+                size: *size,
             });
-            *end = offset + default.len() as u64;
+            *end = offset + *size as u64;
         }
         SpecNode::Padding {
             spec_id, offset, ..

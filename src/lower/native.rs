@@ -108,13 +108,11 @@ fn emit(
         } => {
             let id = ids.alloc()?;
             let words = match scalar {
-                Scalar::Bool if default.first().copied().unwrap_or(0) != 0 => {
-                    build(Op::SpecConstantTrue, &[*ty, id])
-                }
+                Scalar::Bool if default[0] != 0 => build(Op::SpecConstantTrue, &[*ty, id]),
                 Scalar::Bool => build(Op::SpecConstantFalse, &[*ty, id]),
                 _ => {
                     let mut ops = vec![*ty, id];
-                    ops.extend(literal_words(*scalar, default));
+                    ops.extend(literal_words(*scalar, node.default_bytes()));
                     build(Op::SpecConstant, &ops)
                 }
             };
@@ -156,24 +154,19 @@ fn emit_default(
             default,
             ..
         } => {
-            let op = if default.first().copied().unwrap_or(0) != 0 {
+            let op = if default[0] != 0 {
                 Op::ConstantTrue
             } else {
                 Op::ConstantFalse
             };
             intern.get(module, ids, op, Some(*ty), &[])
         }
-        SpecNode::Leaf {
-            ty,
-            scalar,
-            default,
-            ..
-        } => intern.get(
+        SpecNode::Leaf { ty, scalar, .. } => intern.get(
             module,
             ids,
             Op::Constant,
             Some(*ty),
-            &literal_words(*scalar, default),
+            &literal_words(*scalar, node.default_bytes()),
         ),
         SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[]),
         SpecNode::Composite { ty, children, .. } => {

@@ -132,7 +132,7 @@ pub fn write(
                 symbolic_id: c.symbolic_id.to_string(),
                 ty: c.type_name.to_string(),
                 size: c.size,
-                spec_ids: c.spec_ids.clone(),
+                spec_ids: c.spec_ids.to_vec(),
                 descriptors: c
                     .descriptors
                     .iter()
