@@ -68,9 +68,11 @@ const PINNED: u32 = 1 << 31;
 
 struct Dce<'a> {
     index: &'a Index,
-    /// Slot + 1 of each candidate (0: not a candidate). `count` and `def_inst` are by slot: the
-    /// one table as large as the id bound is touched only at the candidates' ids.
+    /// Slot + 1 of each candidate (0: not a candidate), filled once the candidates are known
+    /// ([`Dce::index_slots`]). `count` and `def_inst` are by slot.
     slot: IdTable<u32>,
+    /// The candidates' ids, by slot (until `slot` is filled).
+    ids: Vec<u32>,
     /// Remaining uses of each candidate (empty until step 2 counts them).
     count: Vec<u32>,
     /// Defining instruction + 1 of each candidate (0 for the marker declarations).
@@ -97,7 +99,19 @@ impl Dce<'_> {
     /// Makes `id` a candidate defined by instruction `inst` (`None`: a marker declaration).
     fn add(&mut self, id: u32, inst: Option<usize>) {
         self.def_inst.push(inst.map_or(0, |i| i as u32 + 1));
-        *self.slot.get_mut(id) = self.def_inst.len() as u32;
+        self.ids.push(id);
+    }
+
+    /// Fills `slot`: a table as long as the id bound when the candidates are many (an eighth of
+    /// the bound or more: the table then costs at most what a hash map of them would), a hash
+    /// map otherwise (a large module with few marker calls). `budget` caps the table's bytes.
+    fn index_slots(&mut self, bound: u32, budget: usize) {
+        let many = self.ids.len().saturating_mul(32);
+        self.slot = IdTable::new(bound, budget.min(many));
+        for (k, &id) in self.ids.iter().enumerate() {
+            *self.slot.get_mut(id) = k as u32 + 1;
+        }
+        self.ids = Vec::new();
     }
 }
 
@@ -165,7 +179,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     let budget = module.word_count() * 4;
     let mut dce = Dce {
         index,
-        slot: IdTable::new(module.bound(), budget),
+        slot: IdTable::new(0, 0),
+        ids: Vec::new(),
         count: Vec::new(),
         def_inst: Vec::new(),
     };
@@ -218,6 +233,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     drop((stack, seen));
     dce.def_inst.shrink_to_fit();
     listed.shrink_to_fit();
+    dce.index_slots(module.bound(), budget);
 
     // 2. Count remaining uses, in the module and in what lowering appended.
     // A use by an unedited instruction whose removal would not decrement it — anything but a

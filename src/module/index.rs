@@ -199,8 +199,14 @@ struct Scan {
 fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, Error)> {
     let mut defs = Defs::with_bound(module.bound(), module.word_count());
     let mut annotations: Vec<u32> = Vec::new();
+    let unedited = !module.has_edits();
     for i in 0..module.len() {
-        let Some(w) = module.inst(i) else { continue };
+        let w = if unedited {
+            module.original(i)
+        } else {
+            let Some(w) = module.inst(i) else { continue };
+            w
+        };
         let op = w[0] & 0xffff;
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
@@ -253,8 +259,14 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
     let mut current: Option<Function> = None;
     // (target, instruction) of each OpName; only functions' and types' names are kept.
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
+    let unedited = !module.has_edits();
     for i in 0..module.len() {
-        let Some(w) = module.inst(i) else { continue };
+        let w = if unedited {
+            module.original(i)
+        } else {
+            let Some(w) = module.inst(i) else { continue };
+            w
+        };
         let op = w[0] & 0xffff;
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {

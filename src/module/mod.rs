@@ -311,6 +311,12 @@ impl Module {
         })
     }
 
+    /// Whether any instruction was removed or replaced (a pass over every instruction can then
+    /// read [`Module::original`] without the edit lookups of [`Module::inst`]).
+    pub fn has_edits(&self) -> bool {
+        self.edited.0.iter().any(|&w| w != 0)
+    }
+
     pub fn is_removed(&self, i: usize) -> bool {
         self.removed.get(i)
     }
