@@ -194,7 +194,6 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // maps to its defining instruction.
     // Defining instruction + 1 of each removable candidate (0 = not a candidate).
     let mut candidates = IdBits::new(module.bound(), module.word_count());
-    let mut listed: Vec<u32> = functions.clone();
     // The markers, their parameters and the dropped results are counted like candidates but
     // never removed by the worklist (no defining instruction): step 4 checks they are unused.
     let params: Vec<(u32, u32)> = functions
@@ -207,7 +206,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         .iter()
         .chain(params.iter().map(|(p, _)| p))
         .chain(dropped_results.iter().map(|(r, _)| r));
-    // Ids looked at (candidates or not): each is judged once, however many uses push it.
+    // Ids looked at (candidates or not): each is pushed, and judged, once however many uses
+    // name it (the stack stays as short as the ids it reaches).
     let mut seen = IdBits::new(module.bound(), module.word_count());
     for &id in must_go {
         if candidates.insert(id) {
@@ -216,23 +216,23 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         seen.insert(id);
     }
     let mut stack = seeds;
+    stack.retain(|&id| seen.insert(id));
     while let Some(id) = stack.pop() {
-        if !seen.insert(id) {
-            continue;
-        }
         if let Some(i) = dce.removable(module, id) {
             candidates.insert(id);
-            listed.push(id);
             dce.add(id, Some(i));
             if let Some(w) = module.inst(i) {
-                visit_uses(index, module, w, &mut |u| stack.push(u));
+                visit_uses(index, module, w, &mut |u| {
+                    if seen.insert(u) {
+                        stack.push(u);
+                    }
+                });
             }
         }
     }
     // (Grown by doubling, and kept to the end: give back the spare room.)
     drop((stack, seen));
     dce.def_inst.shrink_to_fit();
-    listed.shrink_to_fit();
     dce.index_slots(module.bound(), budget);
 
     // 2. Count remaining uses, in the module and in what lowering appended.
@@ -353,7 +353,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         let mut live = candidates.clone();
         count_range(0..n, &mut count, &mut live);
     }
-    let appended = module.appended_globals().to_vec();
+    let appended = module.appended_globals();
     let mut at = 0;
     while at < appended.len() {
         let n = ((appended[at] >> 16) as usize)
@@ -368,9 +368,16 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     let mut gone = IdBits::new(module.bound(), budget);
     let mut buf: Vec<u32> = Vec::new();
     // 3. Worklist.
-    // Any order gives the same result (a fixpoint: counts only go down), so `listed` is taken as
-    // it is.
-    let mut work: Vec<u32> = listed;
+    // Any order gives the same result (a fixpoint: counts only go down). It starts from the
+    // unused candidates that have a definition to remove (not the markers, their parameters and
+    // the dropped results), found by slot; the others join when their count reaches zero.
+    let mut work: Vec<u32> = dce
+        .def_inst
+        .iter()
+        .zip(&dce.count)
+        .filter(|&(&d, &c)| d != 0 && c == 0)
+        .filter_map(|(&d, _)| module.inst(d as usize - 1).and_then(inst::result_id))
+        .collect();
     loop {
         while let Some(id) = work.pop() {
             let k = match dce.slot.get(id) {

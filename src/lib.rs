@@ -629,10 +629,7 @@ fn pass_through(
     mut timings: Vec<(&'static str, std::time::Duration)>,
 ) -> Result<Output> {
     let clock = std::time::Instant::now();
-    let map = specmap::SpecMap {
-        numbering: Some(numbering),
-        ..Default::default()
-    };
+    let map = specmap::SpecMap::new(numbering);
     let (prop, json) = if options.sidecars {
         let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
         (

@@ -43,6 +43,31 @@ pub struct Descriptor {
     pub size: u32,
 }
 
+/// A run of one of [`SpecMap`]'s arrays (its SpecIds, descriptors, default bytes or tree nodes):
+/// the per-constant data lives in four arrays, not in a few small allocations per constant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Span {
+    pub start: u32,
+    pub len: u32,
+}
+
+impl Span {
+    /// The span's items in `items` (empty if out of range: a span of another map).
+    fn get<T>(self, items: &[T]) -> &[T] {
+        let start = self.start as usize;
+        items.get(start..start + self.len as usize).unwrap_or(&[])
+    }
+
+    /// The span of `items[start..]`.
+    fn since<T>(items: &[T], start: usize) -> Result<Span> {
+        let too_many = || Error::SpecMap("the spec constants need more than 2^32 entries".into());
+        Ok(Span {
+            start: u32::try_from(start).map_err(|_| too_many())?,
+            len: u32::try_from(items.len() - start).map_err(|_| too_many())?,
+        })
+    }
+}
+
 /// A scalar leaf type.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Scalar {
@@ -52,7 +77,7 @@ pub enum Scalar {
 }
 
 /// The flattened shape of a spec constant, with its SpecIds.
-#[derive(Clone, Debug, PartialEq)]
+#[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SpecNode {
     /// A scalar: one `OpSpecConstant*` with this SpecId and default value. A leaf is held
     /// inline (no allocation): scalars are at most 64 bits wide ([`Layout`] refuses wider ones).
@@ -72,13 +97,14 @@ pub enum SpecNode {
         spec_id: SpecId,
         offset: u64,
     },
-    /// A struct, array or vector: one `OpSpecConstantComposite`.
+    /// A struct, array or vector: one `OpSpecConstantComposite`. Its children are
+    /// [`SpecMap::children`].
     Composite {
         ty: u32,
         offset: u64,
         size: u64,
         is_struct: bool,
-        children: Box<[SpecNode]>,
+        children: Span,
     },
 }
 
@@ -121,13 +147,14 @@ pub struct SpecConstant {
     pub type_name: std::sync::Arc<str>,
     pub size: u64,
     pub align: u64,
+    /// The root of its flattened shape (a composite's children are [`SpecMap::children`]).
     pub tree: SpecNode,
-    /// Every SpecId it uses (leaves and padding), in order. (Boxed slices here and in the tree:
-    /// no spare capacity, on the many constants of a large module.)
-    pub spec_ids: Box<[SpecId]>,
-    pub descriptors: Box<[Descriptor]>,
-    /// The whole default value (`size` bytes).
-    pub default_bytes: Box<[u8]>,
+    /// Every SpecId it uses (leaves and padding), in order: [`SpecMap::spec_ids`].
+    pub spec_ids: Span,
+    /// [`SpecMap::descriptors`].
+    pub descriptors: Span,
+    /// The whole default value (`size` bytes): [`SpecMap::default_bytes`].
+    pub default_bytes: Span,
     /// Where the value starts in the runtime's blob (emulation: in the spec-constant buffer).
     pub blob_offset: u64,
     /// Result id of the first call (for messages).
@@ -137,6 +164,9 @@ pub struct SpecConstant {
 }
 
 /// All spec constants of a module, in SpecId (first-seen) order.
+///
+/// Invariant: every [`Span`] of its constants and tree nodes lies inside the array it indexes
+/// (the accessors below read them), and a constant's runs come after the previous constant's.
 #[derive(Clone, Debug, Default)]
 pub struct SpecMap {
     pub numbering: Option<Numbering>,
@@ -145,17 +175,53 @@ pub struct SpecMap {
     pub by_symbol: HashMap<SymbolicId, usize, IdBuild>,
     /// Size of the blob (emulation: of the spec-constant buffer).
     pub blob_size: u64,
+    spec_ids: Vec<SpecId>,
+    descriptors: Vec<Descriptor>,
+    default_bytes: Vec<u8>,
+    nodes: Vec<SpecNode>,
 }
 
 impl SpecMap {
+    /// A map without constants, numbered as `numbering` says.
+    pub fn new(numbering: Numbering) -> SpecMap {
+        SpecMap {
+            numbering: Some(numbering),
+            ..SpecMap::default()
+        }
+    }
+
+    /// Every SpecId constant `c` uses (leaves and padding), in order.
+    pub fn spec_ids(&self, c: &SpecConstant) -> &[SpecId] {
+        c.spec_ids.get(&self.spec_ids)
+    }
+
+    /// The descriptors of constant `c`, in offset order.
+    pub fn descriptors(&self, c: &SpecConstant) -> &[Descriptor] {
+        c.descriptors.get(&self.descriptors)
+    }
+
+    /// The default value of constant `c` (`c.size` bytes).
+    pub fn default_bytes(&self, c: &SpecConstant) -> &[u8] {
+        c.default_bytes.get(&self.default_bytes)
+    }
+
+    /// The children of a composite node (none for a leaf or padding).
+    pub fn children(&self, node: &SpecNode) -> &[SpecNode] {
+        match node {
+            SpecNode::Composite { children, .. } => children.get(&self.nodes),
+            _ => &[],
+        }
+    }
+
     /// The default-values blob (the `all` property): every constant's default at its blob
     /// offset, zero-filled alignment padding.
     pub fn default_blob(&self) -> Vec<u8> {
         let mut blob = vec![0u8; self.blob_size as usize];
         for c in &self.constants {
             let at = c.blob_offset as usize;
-            if let Some(dst) = blob.get_mut(at..at + c.default_bytes.len()) {
-                dst.copy_from_slice(&c.default_bytes);
+            let bytes = self.default_bytes(c);
+            if let Some(dst) = blob.get_mut(at..at + bytes.len()) {
+                dst.copy_from_slice(bytes);
             }
         }
         blob
@@ -215,6 +281,9 @@ pub fn build(
     // One readable type name per type, shared by its constants.
     let mut type_names: IdMap<u32, std::sync::Arc<str>> = IdMap::default();
     let mut errors = Vec::new();
+    // One constant's SpecIds, descriptors and default bytes, before they join the map's arrays
+    // (after `place`, which may first give the previous constant a padding descriptor).
+    let mut parts = Parts::default();
     for call in calls {
         if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
             let first = &map.constants[k];
@@ -232,33 +301,63 @@ pub fn build(
             }
             continue;
         }
-        match constant(
+        let nodes = map.nodes.len();
+        let placed = constant(
             &mut layout,
             &mut ids,
             call,
             index,
             numbering,
             &mut type_names,
-        ) {
-            Ok(mut c) => {
-                if let Err(e) = place(&mut map, &mut c, numbering) {
-                    errors.push(e.to_string());
-                    continue;
-                }
+            &mut map.nodes,
+            &mut parts,
+        )
+        .and_then(|mut c| {
+            place(&mut map, &mut c, numbering)?;
+            c.spec_ids = append(&mut map.spec_ids, &parts.spec_ids)?;
+            c.descriptors = append(&mut map.descriptors, &parts.descriptors)?;
+            c.default_bytes = append(&mut map.default_bytes, &parts.default_bytes)?;
+            Ok(c)
+        });
+        match placed {
+            Ok(c) => {
                 map.by_symbol
                     .insert(c.symbolic_id.clone(), map.constants.len());
                 map.constants.push(c);
             }
-            Err(e) => errors.push(e.to_string()),
+            Err(e) => {
+                // (The map is not returned; its tree nodes are kept consistent all the same.)
+                map.nodes.truncate(nodes);
+                errors.push(e.to_string());
+            }
         }
     }
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
     }
-    // (Grown by doubling: give back the spare half, on a module with many constants.)
+    // (Grown by doubling: give back the spare room, on a module with many constants.)
     map.constants.shrink_to_fit();
+    map.spec_ids.shrink_to_fit();
+    map.descriptors.shrink_to_fit();
+    map.default_bytes.shrink_to_fit();
+    map.nodes.shrink_to_fit();
     check_runtime_view(&map)?;
     Ok(map)
+}
+
+/// Scratch buffers for one constant's runs (reused: no allocation per constant).
+#[derive(Default)]
+struct Parts {
+    spec_ids: Vec<SpecId>,
+    descriptors: Vec<Descriptor>,
+    default_bytes: Vec<u8>,
+}
+
+/// Appends `items` to one of the map's arrays; their span there.
+fn append<T: Copy>(array: &mut Vec<T>, items: &[T]) -> Result<Span> {
+    let start = array.len();
+    array.extend_from_slice(items);
+    Span::since(array, start)
 }
 
 /// Post-condition: the DPC++ runtime, walking the descriptors (dpcpp-reference §5.6), finds each
@@ -268,7 +367,7 @@ fn check_runtime_view(map: &SpecMap) -> Result<()> {
     for c in &map.constants {
         let mut local = 0u64;
         let start = blob_offset;
-        for d in &c.descriptors {
+        for d in map.descriptors(c) {
             let gap = (d.offset as u64).checked_sub(local).ok_or_else(|| {
                 Error::PostCondition(format!(
                     "descriptors of \"{}\" are not sorted by offset",
@@ -311,13 +410,18 @@ fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Resul
                     Error::SpecMap(format!("buffer offset {v} does not fit in 32 bits"))
                 })
             };
-            let mut descriptors = std::mem::take(&mut prev.descriptors).into_vec();
-            descriptors.push(Descriptor {
+            // The previous constant's descriptors end the array (constants join in order).
+            if (prev.descriptors.start + prev.descriptors.len) as usize != map.descriptors.len() {
+                return Err(Error::PostCondition(
+                    "the previous constant's descriptors do not end the descriptor array".into(),
+                ));
+            }
+            map.descriptors.push(Descriptor {
                 spec_id: PADDING_SPEC_ID,
                 offset: to_u32(prev.size)?,
                 size: to_u32(pad)?,
             });
-            prev.descriptors = descriptors.into_boxed_slice();
+            prev.descriptors.len += 1;
         }
         offset += pad;
     }
@@ -333,6 +437,7 @@ fn place(map: &mut SpecMap, c: &mut SpecConstant, numbering: Numbering) -> Resul
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn constant(
     layout: &mut Layout,
     ids: &mut SpecIds,
@@ -340,6 +445,8 @@ fn constant(
     index: &Index,
     numbering: Numbering,
     names: &mut IdMap<u32, std::sync::Arc<str>>,
+    nodes: &mut Vec<SpecNode>,
+    parts: &mut Parts,
 ) -> Result<SpecConstant> {
     let at = || {
         format!(
@@ -388,10 +495,16 @@ fn constant(
         0,
         true,
         &mut leaves,
+        nodes,
     )
     .map_err(wrap)?;
-    let mut spec_ids = Vec::new();
-    let mut descriptors = Vec::new();
+    let Parts {
+        spec_ids,
+        descriptors,
+        default_bytes,
+    } = parts;
+    spec_ids.clear();
+    descriptors.clear();
     if numbering.is_emulation() {
         let id = ids.next().map_err(wrap)?;
         let size = u32::try_from(sa.size)
@@ -404,9 +517,10 @@ fn constant(
         });
     } else {
         let mut end = 0;
-        describe(&tree, &mut spec_ids, &mut descriptors, &mut end).map_err(wrap)?;
+        describe(&tree, nodes, spec_ids, descriptors, &mut end).map_err(wrap)?;
     }
-    let mut default_bytes = vec![0u8; sa.size as usize];
+    default_bytes.clear();
+    default_bytes.resize(sa.size as usize, 0);
     for (&off, bytes) in &defined {
         for (k, &b) in bytes.iter().enumerate() {
             if let Some(slot) = default_bytes.get_mut(off as usize + k) {
@@ -424,9 +538,10 @@ fn constant(
         size: sa.size,
         align: sa.align,
         tree,
-        spec_ids: spec_ids.into_boxed_slice(),
-        descriptors: descriptors.into_boxed_slice(),
-        default_bytes: default_bytes.into_boxed_slice(),
+        // (Set when the constant joins the map.)
+        spec_ids: Span::default(),
+        descriptors: Span::default(),
+        default_bytes: Span::default(),
         blob_offset: 0,
         first_call: call.result,
         first_caller: call.caller,
@@ -548,6 +663,7 @@ fn flatten(
     depth: usize,
     top: bool,
     leaves: &mut usize,
+    nodes: &mut Vec<SpecNode>,
 ) -> Result<SpecNode> {
     if depth > MAX_DEPTH {
         return Err(Error::SpecMap(format!(
@@ -616,6 +732,7 @@ fn flatten(
                 depth + 1,
                 false,
                 leaves,
+                nodes,
             )?);
         } else {
             // Validate that the element has a layout even though it is padding.
@@ -633,13 +750,14 @@ fn flatten(
         offset,
         size,
         is_struct,
-        children: children.into_boxed_slice(),
+        children: append(nodes, &children)?,
     })
 }
 
 /// Collects SpecIds and descriptors in DFS order; `end` is the end of the last described byte.
 fn describe(
     node: &SpecNode,
+    nodes: &[SpecNode],
     spec_ids: &mut Vec<SpecId>,
     out: &mut Vec<Descriptor>,
     end: &mut u64,
@@ -676,8 +794,8 @@ fn describe(
             children,
             ..
         } => {
-            for c in children {
-                describe(c, spec_ids, out, end)?;
+            for c in children.get(nodes) {
+                describe(c, nodes, spec_ids, out, end)?;
             }
             let struct_end = offset + size;
             if *is_struct && struct_end > *end {

@@ -40,8 +40,9 @@ fn check_case(case: &std::path::Path, mode: SpecConstMode, failures: &mut Vec<St
             ));
             continue;
         }
-        let got: Vec<[u64; 3]> = c
-            .descriptors
+        let got: Vec<[u64; 3]> = out
+            .spec_map
+            .descriptors(c)
             .iter()
             .map(|d| [d.spec_id as u64, d.offset as u64, d.size as u64])
             .collect();
@@ -72,10 +73,10 @@ fn check_case(case: &std::path::Path, mode: SpecConstMode, failures: &mut Vec<St
             }
         }
         if let Some(d) = r.get("default_hex").and_then(Value::as_str) {
-            if hex(&c.default_bytes) != d {
+            if hex(out.spec_map.default_bytes(c)) != d {
                 failures.push(format!(
                     "{name}: {sym}: default {}, reference {d}",
-                    hex(&c.default_bytes)
+                    hex(out.spec_map.default_bytes(c))
                 ));
             }
         }
@@ -169,8 +170,8 @@ fn sycl_2020_case_emulation_layout() {
     for (sym, want) in e["descriptors"].as_object().unwrap() {
         let c =
             &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().into())]];
-        let got: Vec<Vec<u64>> = c
-            .descriptors
+        let got: Vec<Vec<u64>> = map
+            .descriptors(c)
             .iter()
             .map(|d| vec![d.spec_id as u64, d.offset as u64, d.size as u64])
             .collect();

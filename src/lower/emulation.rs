@@ -59,7 +59,7 @@ pub fn lower_emulation(
     // Bools inside composites have no memory layout to load.
     for c in &map.constants {
         if let SpecNode::Composite { .. } = c.tree {
-            if contains_bool(&c.tree) {
+            if contains_bool(map, &c.tree) {
                 return Err(Error::Lower(format!(
                     "spec constant \"{}\" of type {} holds a bool inside a composite, which cannot be loaded from a buffer",
                     c.symbolic_id, c.type_name
@@ -298,11 +298,11 @@ pub fn lower_emulation(
     Ok(kernels)
 }
 
-fn contains_bool(node: &SpecNode) -> bool {
+fn contains_bool(map: &SpecMap, node: &SpecNode) -> bool {
     match node {
         SpecNode::Leaf { scalar, .. } => *scalar == crate::specmap::Scalar::Bool,
         SpecNode::Padding { .. } => false,
-        SpecNode::Composite { children, .. } => children.iter().any(contains_bool),
+        SpecNode::Composite { .. } => map.children(node).iter().any(|c| contains_bool(map, c)),
     }
 }
 

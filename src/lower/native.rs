@@ -43,8 +43,8 @@ pub fn lower_native(
     let mut roots = Vec::with_capacity(map.constants.len());
     for c in &map.constants {
         let root = match kind {
-            ConstKind::Spec => emit(module, ids, intern, &c.tree),
-            ConstKind::Default => emit_default(module, ids, intern, &c.tree),
+            ConstKind::Spec => emit(module, map, ids, intern, &c.tree),
+            ConstKind::Default => emit_default(module, map, ids, intern, &c.tree),
         };
         roots.push(root.map_err(|e| match e {
             // (An instruction too wide: say which constant.)
@@ -94,6 +94,7 @@ pub fn literal_words(scalar: Scalar, bytes: &[u8]) -> Vec<u32> {
 
 fn emit(
     module: &mut Module,
+    map: &SpecMap,
     ids: &mut IdAllocator,
     intern: &mut Intern,
     node: &SpecNode,
@@ -126,10 +127,10 @@ fn emit(
         SpecNode::Padding { ty, .. } => {
             intern.get(module, ids, Op::ConstantNull, Some(*ty), &[])?
         }
-        SpecNode::Composite { ty, children, .. } => {
+        SpecNode::Composite { ty, .. } => {
             let mut ops = vec![*ty, 0];
-            for c in children {
-                ops.push(emit(module, ids, intern, c)?);
+            for c in map.children(node) {
+                ops.push(emit(module, map, ids, intern, c)?);
             }
             let mut words = inst::try_build(Op::SpecConstantComposite, &ops)?;
             let id = ids.alloc()?;
@@ -143,6 +144,7 @@ fn emit(
 /// Emits `node` as ordinary constants with its default values (interned: equal values share ids).
 fn emit_default(
     module: &mut Module,
+    map: &SpecMap,
     ids: &mut IdAllocator,
     intern: &mut Intern,
     node: &SpecNode,
@@ -169,10 +171,11 @@ fn emit_default(
             &literal_words(*scalar, node.default_bytes()),
         ),
         SpecNode::Padding { ty, .. } => intern.get(module, ids, Op::ConstantNull, Some(*ty), &[]),
-        SpecNode::Composite { ty, children, .. } => {
+        SpecNode::Composite { ty, .. } => {
+            let children = map.children(node);
             let mut parts = Vec::with_capacity(children.len());
             for c in children {
-                parts.push(emit_default(module, ids, intern, c)?);
+                parts.push(emit_default(module, map, ids, intern, c)?);
             }
             intern.get(module, ids, Op::ConstantComposite, Some(*ty), &parts)
         }

@@ -132,9 +132,9 @@ pub fn write(
                 symbolic_id: c.symbolic_id.to_string(),
                 ty: c.type_name.to_string(),
                 size: c.size,
-                spec_ids: c.spec_ids.to_vec(),
-                descriptors: c
-                    .descriptors
+                spec_ids: map.spec_ids(c).to_vec(),
+                descriptors: map
+                    .descriptors(c)
                     .iter()
                     .map(|d| Descriptor {
                         spec_id: d.spec_id,
@@ -142,7 +142,7 @@ pub fn write(
                         size: d.size,
                     })
                     .collect(),
-                default: hex(&c.default_bytes),
+                default: hex(map.default_bytes(c)),
                 buffer_offset: emulation.then_some(c.blob_offset),
             })
             .collect(),

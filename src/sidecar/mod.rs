@@ -43,8 +43,8 @@ pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<Property
         .constants
         .iter()
         .map(|c| {
-            let payload = c
-                .descriptors
+            let payload = map
+                .descriptors(c)
                 .iter()
                 .flat_map(|d| [d.spec_id, d.offset, d.size])
                 .flat_map(u32::to_le_bytes)
