@@ -54,8 +54,10 @@ pub struct Span {
 impl Span {
     /// The span's items in `items` (empty if out of range: a span of another map).
     fn get<T>(self, items: &[T]) -> &[T] {
-        let start = self.start as usize;
-        items.get(start..start + self.len as usize).unwrap_or(&[])
+        items
+            .get(self.start as usize..)
+            .and_then(|rest| rest.get(..self.len as usize))
+            .unwrap_or(&[])
     }
 
     /// The span of `items[start..]`.
@@ -88,7 +90,8 @@ pub enum SpecNode {
         offset: u64,
         /// Size of the value in bytes (1 for a boolean; at most 8).
         size: u32,
-        /// The default value's bytes, little-endian; the first `size` count (a boolean: 0 or 1).
+        /// The default value's bytes, little-endian; only the first `size` of them count (a
+        /// boolean: 0 or 1).
         default: [u8; 8],
     },
     /// Explicit padding: uses up a SpecId, becomes an `OpConstantNull` of `ty`.
@@ -809,4 +812,27 @@ fn describe(
         }
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_span_reads_its_run_and_nothing_out_of_range() {
+        let items = [1u32, 2, 3, 4];
+        assert_eq!(Span { start: 1, len: 2 }.get(&items), &[2, 3]);
+        assert_eq!(Span { start: 4, len: 0 }.get(&items), &[] as &[u32]);
+        // A span of another (longer) map reads nothing rather than a wrong run or a panic.
+        assert_eq!(Span { start: 3, len: 2 }.get(&items), &[] as &[u32]);
+        let far = Span {
+            start: u32::MAX,
+            len: u32::MAX,
+        };
+        assert_eq!(far.get(&items), &[] as &[u32]);
+        let mut array = vec![9u32];
+        let span = append(&mut array, &[5, 6]).ok();
+        assert_eq!(span, Some(Span { start: 1, len: 2 }));
+        assert_eq!(span.map(|s| s.get(&array)), Some(&[5, 6][..]));
+    }
 }
