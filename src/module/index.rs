@@ -1,7 +1,7 @@
 //! What the passes look up, recorded by walking the instruction stream: where the sections end,
 //! which instruction defines each id, names and linkage, functions and their parameters, calls,
-//! entry points, the SpecIds the input already uses, and the names and decorations (as a list:
-//! [`Index::remove_annotations_of`] handles a whole set of ids in one pass).
+//! entry points, the SpecIds the input already uses, and the names and decorations (as runs of
+//! instructions: [`Index::remove_annotations_of`] handles a whole set of ids in one pass).
 //!
 //! Algorithm: two passes, `scan_defs` (definitions, the annotation list) and `scan_rest`
 //! (everything else); on modules of at least 200,000 instructions they run on two threads. When
@@ -136,9 +136,10 @@ pub struct Index {
     pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
     pub ext_sets: IdMap<u32, inst::ExtSet>,
-    /// Every instruction that names or decorates an id (debug names, annotations), in order
-    /// (see [`Index::remove_annotations_of`]).
-    annotations: Vec<u32>,
+    /// Every instruction that names or decorates an id (debug names, annotations), in order, as
+    /// runs `start..end` of consecutive instructions (a handful in a valid module, where they
+    /// form two sections; see [`Index::remove_annotations_of`]).
+    annotations: Runs,
     /// Ids decorated `CPacked`.
     pub packed: IdSet<u32>,
 }
@@ -194,11 +195,15 @@ struct Scan {
     last_before_annotations: Option<usize>,
 }
 
+/// Runs `start..end` of instruction indices.
+type Runs = Vec<(u32, u32)>;
+
 /// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
-/// with the instruction index they were found at), and the instructions that name or decorate.
-fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, Error)> {
+/// with the instruction index they were found at), and the runs of instructions that name or
+/// decorate.
+fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
     let mut defs = Defs::with_bound(module.bound(), module.word_count());
-    let mut annotations: Vec<u32> = Vec::new();
+    let mut annotations: Runs = Vec::new();
     let unedited = !module.has_edits();
     for i in 0..module.len() {
         let w = if unedited {
@@ -241,7 +246,11 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Vec<u32>), (usize, E
                 | OP_DECORATE_STRING
                 | OP_MEMBER_DECORATE_STRING
         ) {
-            annotations.push(i as u32);
+            let i = i as u32;
+            match annotations.last_mut() {
+                Some((_, end)) if *end == i => *end = i + 1,
+                _ => annotations.push((i, i + 1)),
+            }
         }
     }
     Ok((defs, annotations))
@@ -474,8 +483,11 @@ impl Index {
     /// Removes every name and decoration (`OpName`, `OpDecorate`, …) of the ids in `ids`: one
     /// pass over those instructions, for any number of ids.
     pub fn remove_annotations_of(&self, module: &mut Module, ids: &IdBits) {
-        for &i in &self.annotations {
-            let i = i as usize;
+        let instructions = self
+            .annotations
+            .iter()
+            .flat_map(|&(s, e)| s as usize..e as usize);
+        for i in instructions {
             if module
                 .inst(i)
                 .and_then(|w| w.get(1))
