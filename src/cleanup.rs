@@ -191,8 +191,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         }
     }
     // Only removable definitions are candidates (types and the like are never counted); each
-    // maps to its defining instruction.
-    // Defining instruction + 1 of each removable candidate (0 = not a candidate).
+    // has a slot with its defining instruction (`Dce::add`). The set of them:
     let mut candidates = IdBits::new(module.bound(), module.word_count());
     // The markers, their parameters and the dropped results are counted like candidates but
     // never removed by the worklist (no defining instruction): step 4 checks they are unused.

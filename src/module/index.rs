@@ -3,7 +3,7 @@
 //! entry points, the SpecIds the input already uses, and the names and decorations (as runs of
 //! instructions: [`Index::remove_annotations_of`] handles a whole set of ids in one pass).
 //!
-//! Algorithm: two passes, `scan_defs` (definitions, the annotation list) and `scan_rest`
+//! Algorithm: two passes, `scan_defs` (definitions, the runs of annotations) and `scan_rest`
 //! (everything else); on modules of at least 200,000 instructions they run on two threads. When
 //! both find an error, the first in instruction order is reported, as one pass would.
 //!
