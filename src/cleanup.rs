@@ -166,16 +166,21 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // pointer, and the replaced ones whose uses lowering rewrote), with the calling function.
     let mut dropped_results: Vec<(u32, u32)> = Vec::new();
     for c in &markers.calls {
-        if module.is_removed(c.inst) || module.is_edited(c.inst) {
+        let i = c.inst as usize;
+        if module.is_removed(i) || module.is_edited(i) {
             seeds.extend_from_slice(&c.args);
-            o0_stores.extend_from_slice(&c.o0_stores);
-            if !module.inst(c.inst).is_some_and(|w| defines(w, c.result)) {
+            o0_stores.extend(c.o0_stores.iter().map(|&s| s as usize));
+            if !module.inst(i).is_some_and(|w| defines(w, c.result)) {
                 dropped_results.push((c.result, c.caller));
             }
         }
     }
-    let Markers { functions, calls } = markers;
-    drop(calls);
+    let Markers {
+        functions,
+        calls,
+        symbols,
+    } = markers;
+    drop((calls, symbols));
     let budget = module.word_count() * 4;
     let mut dce = Dce {
         index,

@@ -518,7 +518,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let calls = markers.calls.len();
     lap("find markers", &mut timings);
     // assign
-    let map = specmap::build(&module, &index, &markers.calls, numbering).map_err(wrap)?;
+    let map = specmap::build(&module, &index, &markers, numbering).map_err(wrap)?;
     lap("assign", &mut timings);
     let mut notes: Vec<String> = link_report
         .iter()

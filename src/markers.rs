@@ -36,9 +36,17 @@ pub const MARKER_PREFIXES: [&str; 2] = [
 const MAX_WALK: usize = 256;
 
 /// The symbolic ID of a SYCL spec constant: opaque bytes (usually ASCII), used verbatim as the
-/// property name. Shared, not copied, by the calls, the spec map and its lookup table.
+/// property name. Held once per distinct ID ([`Markers::symbols`]) and shared, not copied, by the
+/// spec map.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SymbolicId(pub std::sync::Arc<[u8]>);
+
+// (Hash and Eq of the Arc are those of the bytes: a set of symbolic IDs can be searched by bytes.)
+impl std::borrow::Borrow<[u8]> for SymbolicId {
+    fn borrow(&self) -> &[u8] {
+        &self.0
+    }
+}
 
 impl std::fmt::Display for SymbolicId {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
@@ -55,11 +63,11 @@ pub enum DefaultValue {
     Zero(u32),
 }
 
-/// One call to a marker function.
+/// One call to a marker function. (Compact: a module may have hundreds of thousands.)
 #[derive(Clone, Debug)]
 pub struct MarkerCall {
     /// Instruction index of the `OpFunctionCall`.
-    pub inst: usize,
+    pub inst: u32,
     /// Id of the function that contains the call.
     pub caller: u32,
     /// Id of the marker declaration called.
@@ -70,23 +78,37 @@ pub struct MarkerCall {
     pub sret: Option<u32>,
     /// The spec constant's type.
     pub value_type: u32,
-    pub symbolic_id: SymbolicId,
+    /// Its symbolic ID: an index into [`Markers::symbols`].
+    pub symbol: u32,
     /// The argument ids, as passed (SymbolicID, DefaultValue, RTBuffer).
     pub args: [u32; 3],
     pub default: DefaultValue,
-    /// -O0 stores whose only purpose was to pass a marker argument (removable with the call).
-    pub o0_stores: Vec<usize>,
+    /// -O0 stores whose only purpose was to pass a marker argument (removable with the call), as
+    /// instruction indices.
+    pub o0_stores: Box<[u32]>,
     /// The RTBuffer argument when it is, through pointer casts, a parameter of the calling
     /// function (the only RTBuffer emulation trusts).
     pub rt_param: Option<u32>,
 }
 
 /// The marker functions and calls of a module.
+///
+/// Invariant (as [`find_markers`] returns it): every call's `symbol` indexes `symbols`, the
+/// symbolic IDs are distinct, and they are numbered in order of their first call.
 #[derive(Debug, Default)]
 pub struct Markers {
     /// Ids of the marker declarations.
     pub functions: Vec<u32>,
     pub calls: Vec<MarkerCall>,
+    /// The distinct symbolic IDs of the calls.
+    pub symbols: Vec<SymbolicId>,
+}
+
+impl Markers {
+    /// The symbolic ID of `call` (`None` only for a call not from these markers).
+    pub fn symbolic_id(&self, call: &MarkerCall) -> Option<&SymbolicId> {
+        self.symbols.get(call.symbol as usize)
+    }
 }
 
 /// The name spec-link matches a function by: linkage name, else `OpName`.
@@ -184,6 +206,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         index,
         layout: &layout,
         stores: RefCell::new(IdMap::default()),
+        symbols: RefCell::new(Symbols::default()),
     };
     // The index recorded every call, in order. (Counted first: on a module with many calls, a
     // vector grown by doubling would hold up to twice their size until cleanup.)
@@ -206,6 +229,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
     }
+    out.symbols = walker.symbols.into_inner().list;
     Ok(out)
 }
 
@@ -216,6 +240,18 @@ struct Walker<'a> {
     /// Per function (by start index): local slot → the `OpStore`s into it (through casts),
     /// built on first use so that -O0 modules are scanned once per function.
     stores: RefCell<IdMap<usize, IdMap<u32, Vec<usize>>>>,
+    /// The symbolic IDs so far, in order of first call, and their indices by variable and by
+    /// bytes (a variable's string is decoded once; equal strings share one index).
+    symbols: RefCell<Symbols>,
+}
+
+#[derive(Default)]
+struct Symbols {
+    list: Vec<SymbolicId>,
+    by_var: IdMap<u32, u32>,
+    by_bytes: std::collections::HashMap<SymbolicId, u32, crate::module::idhash::IdBuild>,
+    /// Scratch for decoding a string.
+    buf: Vec<u8>,
 }
 
 impl Walker<'_> {
@@ -224,24 +260,34 @@ impl Walker<'_> {
         Some((i, self.module.inst(i)?))
     }
 
+    /// The call at instruction `i` (words `w`) in function `caller`; an error says which call.
     fn call(&self, i: usize, caller: u32, w: &[u32]) -> std::result::Result<MarkerCall, String> {
+        // (The call's description is built only for an error: modules may have many calls.)
+        self.resolve(i, caller, w).map_err(|e| {
+            format!(
+                "marker call %{} in function {} (calling {}): {e}",
+                w[2],
+                self.index.display_name(caller),
+                self.index.display_name(w[3])
+            )
+        })
+    }
+
+    fn resolve(&self, i: usize, caller: u32, w: &[u32]) -> std::result::Result<MarkerCall, String> {
         let callee = w[3];
-        let name = self.index.display_name(callee);
-        let fname = self.index.display_name(caller);
-        let at = format!("marker call %{} in function {fname} (calling {name})", w[2]);
         let decl = self
             .index
             .function_by_id
             .get(&callee)
             .and_then(|&k| self.index.functions.get(k))
-            .ok_or_else(|| format!("{at}: callee is not a function"))?;
+            .ok_or("callee is not a function")?;
         let args = &w[4..];
         let ret_void =
             matches!(self.layout.kind(w[1]), Ok(TypeKind::Other(op)) if op == Op::TypeVoid as u32);
         let (sret, rest) = if ret_void {
             if args.len() != 4 {
                 return Err(format!(
-                    "{at}: passes {} arguments; a void marker takes 4 (sret pointer, SymbolicID, DefaultValue, RTBuffer)",
+                    "passes {} arguments; a void marker takes 4 (sret pointer, SymbolicID, DefaultValue, RTBuffer)",
                     args.len()
                 ));
             }
@@ -249,7 +295,7 @@ impl Walker<'_> {
         } else {
             if args.len() != 3 {
                 return Err(format!(
-                    "{at}: passes {} arguments; a marker takes 3 (SymbolicID, DefaultValue, RTBuffer)",
+                    "passes {} arguments; a marker takes 3 (SymbolicID, DefaultValue, RTBuffer)",
                     args.len()
                 ));
             }
@@ -257,7 +303,7 @@ impl Walker<'_> {
         };
         if decl.params.len() != args.len() {
             return Err(format!(
-                "{at}: the declaration has {} parameters but the call passes {}",
+                "the declaration has {} parameters but the call passes {}",
                 decl.params.len(),
                 args.len()
             ));
@@ -268,26 +314,26 @@ impl Walker<'_> {
                 let ptr_ty = self
                     .def(p)
                     .and_then(|(_, pw)| inst::result_type(pw))
-                    .ok_or_else(|| format!("{at}: sret argument %{p} has no type"))?;
+                    .ok_or_else(|| format!("sret argument %{p} has no type"))?;
                 match self.layout.kind(ptr_ty) {
                     Ok(TypeKind::Pointer { pointee, .. }) => pointee,
-                    _ => return Err(format!("{at}: sret argument %{p} is not a pointer")),
+                    _ => return Err(format!("sret argument %{p} is not a pointer")),
                 }
             }
         };
         let mut o0_stores = Vec::new();
         let sym_var = self
             .global_var(rest[0], &mut o0_stores)
-            .map_err(|e| format!("{at}: SymbolicID argument %{} {e}", rest[0]))?;
-        let symbolic_id = self
-            .symbolic_string(sym_var)
-            .map_err(|e| format!("{at}: SymbolicID variable %{sym_var} {e}"))?;
+            .map_err(|e| format!("SymbolicID argument %{} {e}", rest[0]))?;
+        let symbol = self
+            .symbol(sym_var)
+            .map_err(|e| format!("SymbolicID variable %{sym_var} {e}"))?;
         let def_var = self
             .global_var(rest[1], &mut o0_stores)
-            .map_err(|e| format!("{at}: DefaultValue argument %{} {e}", rest[1]))?;
+            .map_err(|e| format!("DefaultValue argument %{} {e}", rest[1]))?;
         let default = self
             .default_value(def_var)
-            .map_err(|e| format!("{at}: DefaultValue variable %{def_var} {e}"))?;
+            .map_err(|e| format!("DefaultValue variable %{def_var} {e}"))?;
         let rt = self.strip(rest[2]);
         let rt_param = self
             .index
@@ -298,16 +344,17 @@ impl Walker<'_> {
             .map(|_| rt);
         Ok(MarkerCall {
             rt_param,
-            inst: i,
+            // (Instruction indices fit: the module has fewer than 2^32 words.)
+            inst: i as u32,
             caller,
             callee,
             result: w[2],
             sret,
             value_type,
-            symbolic_id,
+            symbol,
             args: [rest[0], rest[1], rest[2]],
             default,
-            o0_stores,
+            o0_stores: o0_stores.into_boxed_slice(),
         })
     }
 
@@ -380,11 +427,7 @@ impl Walker<'_> {
     }
 
     /// Walks `id` back to a module-scope `OpVariable` (see the module docs).
-    fn global_var(
-        &self,
-        start: u32,
-        o0_stores: &mut Vec<usize>,
-    ) -> std::result::Result<u32, String> {
+    fn global_var(&self, start: u32, o0_stores: &mut Vec<u32>) -> std::result::Result<u32, String> {
         let mut id = start;
         for _ in 0..MAX_WALK {
             id = self.strip(id);
@@ -410,7 +453,7 @@ impl Walker<'_> {
                     if let Some(f) = f {
                         let stores = self.stores_into(f.start, f.end, slot);
                         if let [s] = stores[..] {
-                            o0_stores.push(s);
+                            o0_stores.push(s as u32);
                             id = self.module.inst(s).map_or(0, |sw| sw[2]);
                             continue;
                         }
@@ -443,11 +486,48 @@ impl Walker<'_> {
         Ok((init, iw))
     }
 
-    fn symbolic_string(&self, var: u32) -> std::result::Result<SymbolicId, String> {
+    /// The index (in [`Markers::symbols`]) of the symbolic ID held by variable `var`.
+    fn symbol(&self, var: u32) -> std::result::Result<u32, String> {
+        let mut symbols = self.symbols.borrow_mut();
+        if let Some(&k) = symbols.by_var.get(&var) {
+            return Ok(k);
+        }
+        let mut bytes = std::mem::take(&mut symbols.buf);
+        bytes.clear();
+        let decoded = self.symbolic_string(var, &mut bytes);
+        let Symbols {
+            list,
+            by_var,
+            by_bytes,
+            buf,
+        } = &mut *symbols;
+        let k = match decoded {
+            Err(e) => {
+                *buf = bytes;
+                return Err(e);
+            }
+            Ok(()) => match by_bytes.get(bytes.as_slice()) {
+                Some(&k) => k,
+                None => {
+                    let k = u32::try_from(list.len()).map_err(|_| "is one symbolic ID too many")?;
+                    let id = SymbolicId(bytes.as_slice().into());
+                    list.push(id.clone());
+                    by_bytes.insert(id, k);
+                    k
+                }
+            },
+        };
+        *buf = bytes;
+        by_var.insert(var, k);
+        Ok(k)
+    }
+
+    /// Decodes the symbolic ID held by variable `var` into `bytes`.
+    fn symbolic_string(&self, var: u32, bytes: &mut Vec<u8>) -> std::result::Result<(), String> {
         let (init, iw) = self.initializer(var)?;
         let op = iw[0] & 0xffff;
         if op == Op::ConstantNull as u32 {
-            return Ok(SymbolicId(Vec::new().into()));
+            return Ok(());
         }
         if op != Op::ConstantComposite as u32 {
             return Err(format!(
@@ -455,7 +535,6 @@ impl Walker<'_> {
                 inst::op_name(op)
             ));
         }
-        let mut bytes = Vec::new();
         // The characters share one type: it is checked once.
         let mut char_type = None;
         for &c in iw.get(3..).unwrap_or_default() {
@@ -483,7 +562,7 @@ impl Walker<'_> {
                 }
             };
             if byte == 0 {
-                return Ok(SymbolicId(bytes.into()));
+                return Ok(());
             }
             bytes.push(byte);
         }

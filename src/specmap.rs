@@ -16,12 +16,12 @@
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind, MAX_DEPTH};
-use crate::markers::{DefaultValue, MarkerCall, SymbolicId};
-use crate::module::idhash::{IdBuild, IdMap};
+use crate::markers::{DefaultValue, MarkerCall, Markers, SymbolicId};
+use crate::module::idhash::IdMap;
 use crate::module::index::Index;
 use crate::module::Module;
 use spirv::Op;
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 
 /// The SpecId the DPC++ runtime reserves for ITT annotations.
 pub const ITT_SPEC_ID: u32 = 0xFF74_7469;
@@ -174,8 +174,9 @@ pub struct SpecConstant {
 pub struct SpecMap {
     pub numbering: Option<Numbering>,
     pub constants: Vec<SpecConstant>,
-    /// Index into `constants` by symbolic ID.
-    pub by_symbol: HashMap<SymbolicId, usize, IdBuild>,
+    /// Index into `constants` of each symbol of the [`Markers`] it was built from
+    /// ([`SpecMap::constant_index`]; `u32::MAX`: none).
+    of_symbol: Vec<u32>,
     /// Size of the blob (emulation: of the spec-constant buffer).
     pub blob_size: u64,
     spec_ids: Vec<SpecId>,
@@ -191,6 +192,22 @@ impl SpecMap {
             numbering: Some(numbering),
             ..SpecMap::default()
         }
+    }
+
+    /// Index into `constants` of the constant of a marker call's `symbol` (`None`: the symbol is
+    /// not one of the markers the map was built from).
+    pub fn constant_index(&self, symbol: u32) -> Option<usize> {
+        match self.of_symbol.get(symbol as usize) {
+            Some(&k) if k != u32::MAX => Some(k as usize),
+            _ => None,
+        }
+    }
+
+    /// The constant of a symbolic ID (a linear search: for tests and tools, not for every call).
+    pub fn find(&self, symbolic_id: &[u8]) -> Option<&SpecConstant> {
+        self.constants
+            .iter()
+            .find(|c| &*c.symbolic_id.0 == symbolic_id)
     }
 
     /// Every SpecId constant `c` uses (leaves and padding), in order.
@@ -261,7 +278,7 @@ impl SpecIds<'_> {
 pub fn build(
     module: &Module,
     index: &Index,
-    calls: &[MarkerCall],
+    markers: &Markers,
     numbering: Numbering,
 ) -> Result<SpecMap> {
     let mut layout = Layout::new(module, index);
@@ -279,6 +296,7 @@ pub fn build(
     };
     let mut map = SpecMap {
         numbering: Some(numbering),
+        of_symbol: vec![u32::MAX; markers.symbols.len()],
         ..SpecMap::default()
     };
     // One readable type name per type, shared by its constants.
@@ -287,13 +305,21 @@ pub fn build(
     // One constant's SpecIds, descriptors and default bytes, before they join the map's arrays
     // (after `place`, which may first give the previous constant a padding descriptor).
     let mut parts = Parts::default();
-    for call in calls {
-        if let Some(&k) = map.by_symbol.get(&call.symbolic_id) {
+    for call in &markers.calls {
+        let Some(symbolic_id) = markers.symbolic_id(call) else {
+            return Err(Error::SpecMap(format!(
+                "marker call %{} names symbol {} of {}",
+                call.result,
+                call.symbol,
+                markers.symbols.len()
+            )));
+        };
+        if let Some(k) = map.constant_index(call.symbol) {
             let first = &map.constants[k];
             if first.ty != call.value_type {
                 errors.push(format!(
                     "symbolic ID \"{}\" is used with two types: {} (call %{} in {}) and {} (call %{} in {})",
-                    call.symbolic_id,
+                    symbolic_id,
                     first.type_name,
                     first.first_call,
                     index.display_name(first.first_caller),
@@ -309,6 +335,7 @@ pub fn build(
             &mut layout,
             &mut ids,
             call,
+            symbolic_id,
             index,
             numbering,
             &mut type_names,
@@ -324,8 +351,8 @@ pub fn build(
         });
         match placed {
             Ok(c) => {
-                map.by_symbol
-                    .insert(c.symbolic_id.clone(), map.constants.len());
+                // (Fewer constants than marker calls, whose count fits in u32.)
+                map.of_symbol[call.symbol as usize] = map.constants.len() as u32;
                 map.constants.push(c);
             }
             Err(e) => {
@@ -445,6 +472,7 @@ fn constant(
     layout: &mut Layout,
     ids: &mut SpecIds,
     call: &MarkerCall,
+    symbolic_id: &SymbolicId,
     index: &Index,
     numbering: Numbering,
     names: &mut IdMap<u32, std::sync::Arc<str>>,
@@ -454,7 +482,7 @@ fn constant(
     let at = || {
         format!(
             "spec constant \"{}\" (call %{} in {})",
-            call.symbolic_id,
+            symbolic_id,
             call.result,
             index.display_name(call.caller)
         )
@@ -532,7 +560,7 @@ fn constant(
         }
     }
     Ok(SpecConstant {
-        symbolic_id: call.symbolic_id.clone(),
+        symbolic_id: symbolic_id.clone(),
         ty: call.value_type,
         type_name: names
             .entry(call.value_type)

@@ -168,8 +168,9 @@ fn sycl_2020_case_emulation_layout() {
     let out = process(&[Input::from_bytes("E", bytes)], &opts).unwrap();
     let map = &out.spec_map;
     for (sym, want) in e["descriptors"].as_object().unwrap() {
-        let c =
-            &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().into())]];
+        let c = map
+            .find(sym.as_bytes())
+            .unwrap_or_else(|| panic!("no spec constant \"{sym}\""));
         let got: Vec<Vec<u64>> = map
             .descriptors(c)
             .iter()
@@ -179,8 +180,9 @@ fn sycl_2020_case_emulation_layout() {
         assert_eq!(got, want, "{sym}");
     }
     for (sym, off) in e["buffer_offsets"].as_object().unwrap() {
-        let c =
-            &map.constants[map.by_symbol[&spec_link::markers::SymbolicId(sym.as_bytes().into())]];
+        let c = map
+            .find(sym.as_bytes())
+            .unwrap_or_else(|| panic!("no spec constant \"{sym}\""));
         assert_eq!(c.blob_offset, off.as_u64().unwrap(), "{sym}");
     }
     let prefix = e["default_values_hex_prefix"].as_str().unwrap();

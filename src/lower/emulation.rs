@@ -176,7 +176,7 @@ pub fn lower_emulation(
     let mut pointer_types: Vec<(u32, u32, u32)> = Vec::new(); // (storage, pointee, id) needed
     let mut plan = Vec::new();
     for call in &markers.calls {
-        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else {
+        let Some(k) = map.constant_index(call.symbol) else {
             continue;
         };
         let c = &map.constants[k];
@@ -263,7 +263,7 @@ pub fn lower_emulation(
         if let Some(sret) = call.sret {
             out.extend(build(Op::Store, &[sret, result]));
         }
-        module.replace(call.inst, out);
+        module.replace(call.inst as usize, out);
     }
 
     // Which argument takes the buffer, per kernel.

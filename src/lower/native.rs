@@ -57,16 +57,16 @@ pub fn lower_native(
     }
     let mut repl = Replacements::default();
     for call in &markers.calls {
-        let Some(&k) = map.by_symbol.get(&call.symbolic_id) else {
+        let Some(k) = map.constant_index(call.symbol) else {
             continue;
         };
         let root = roots[k];
         match call.sret {
             None => {
                 repl.insert(call.result, root);
-                module.remove(call.inst);
+                module.remove(call.inst as usize);
             }
-            Some(ptr) => module.replace(call.inst, build(Op::Store, &[ptr, root])),
+            Some(ptr) => module.replace(call.inst as usize, build(Op::Store, &[ptr, root])),
         }
     }
     Ok(repl)
