@@ -85,7 +85,8 @@ pub struct Options {
     pub target_env: Option<String>,
     /// How several inputs are linked.
     pub link: link::LinkOptions,
-    /// Build the `.prop` and JSON sidecars (`Output::prop`/`json` stay empty otherwise).
+    /// Build the `.prop` and JSON sidecars in memory (`Output::prop`/`json` stay empty otherwise;
+    /// [`Output::write_prop`] and [`Output::write_json`] write them either way).
     pub sidecars: bool,
 }
 
@@ -428,10 +429,13 @@ impl ModuleOutput {
 pub struct Output {
     /// The output module, in the input's byte order.
     pub module: ModuleOutput,
-    /// `.prop` text.
+    /// `.prop` text, when [`Options::sidecars`] (else empty; [`Output::write_prop`] writes it
+    /// without holding it in memory).
     pub prop: Vec<u8>,
-    /// JSON sidecar.
+    /// JSON sidecar, when [`Options::sidecars`] (else empty; see [`Output::write_json`]).
     pub json: Vec<u8>,
+    /// The mode the markers were lowered in.
+    pub mode: SpecConstMode,
     /// The spec constants found.
     pub spec_map: specmap::SpecMap,
     /// Number of marker calls lowered.
@@ -448,6 +452,44 @@ pub struct Output {
     pub warnings: Vec<String>,
     /// Wall time of each step, in order (printed by `--verbose`).
     pub timings: Vec<(&'static str, std::time::Duration)>,
+}
+
+impl Output {
+    /// The spec-constant property sets of this output.
+    pub fn property_sets(&self) -> sidecar::Sets<'_> {
+        sidecar::Sets::new(&self.spec_map, self.mode == SpecConstMode::DefaultValues)
+    }
+
+    /// Writes the `.prop` property sets, one property at a time.
+    pub fn write_prop<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        sidecar::prop::write_sets(w, &self.property_sets())
+    }
+
+    /// Writes the JSON sidecar, one constant and property at a time.
+    pub fn write_json<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        sidecar::json::write_to(
+            w,
+            &self.spec_map,
+            self.mode.as_str(),
+            &self.property_sets(),
+            self.kernels.as_deref(),
+            self.link_report.as_ref(),
+        )
+    }
+
+    /// Fills `prop` and `json` when the options ask for the sidecars in memory.
+    fn fill_sidecars(&mut self, options: &Options) {
+        if !options.sidecars {
+            return;
+        }
+        let clock = std::time::Instant::now();
+        let (mut prop, mut json) = (Vec::new(), Vec::new());
+        // Writing to a Vec cannot fail.
+        let _ = self.write_prop(&mut prop);
+        let _ = self.write_json(&mut json);
+        (self.prop, self.json) = (prop, json);
+        self.timings.push(("sidecars", clock.elapsed()));
+    }
 }
 
 /// Runs every step on the inputs (see the crate docs).
@@ -578,22 +620,6 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         cleanup::cleanup(&mut module, &index, markers).map_err(wrap)?;
         lap("cleanup", &mut timings);
     }
-    // write
-    let (prop, json) = if options.sidecars {
-        let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
-        let prop = sidecar::prop::write(&sets);
-        let json = sidecar::json::write(
-            &map,
-            options.mode.as_str(),
-            &sets,
-            kernels.as_deref(),
-            link_report.as_ref(),
-        );
-        (prop, json)
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    lap("sidecars", &mut timings);
     // validate
     let kernel = index
         .capabilities
@@ -604,10 +630,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let validated_with =
         validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
     lap("validate", &mut timings);
-    Ok(Output {
+    let mut out = Output {
         module: output,
-        prop,
-        json,
+        prop: Vec::new(),
+        json: Vec::new(),
+        mode: options.mode,
         calls,
         kernels,
         link_report,
@@ -616,7 +643,9 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         notes,
         warnings,
         timings,
-    })
+    };
+    out.fill_sidecars(options);
+    Ok(out)
 }
 
 /// The output of a run that changes nothing (no marker): the input, empty sidecars.
@@ -628,28 +657,18 @@ fn pass_through(
     numbering: specmap::Numbering,
     mut timings: Vec<(&'static str, std::time::Duration)>,
 ) -> Result<Output> {
-    let clock = std::time::Instant::now();
     let map = specmap::SpecMap::new(numbering);
-    let (prop, json) = if options.sidecars {
-        let sets = sidecar::property_sets(&map, options.mode == SpecConstMode::DefaultValues);
-        (
-            sidecar::prop::write(&sets),
-            sidecar::json::write(&map, options.mode.as_str(), &sets, None, None),
-        )
-    } else {
-        (Vec::new(), Vec::new())
-    };
-    timings.push(("sidecars", clock.elapsed()));
     let clock = std::time::Instant::now();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
     let validated_with =
         validate_output(&output, inputs, kernel, options, &mut notes, &mut warnings)?;
     timings.push(("validate", clock.elapsed()));
-    Ok(Output {
+    let mut out = Output {
         module: output,
-        prop,
-        json,
+        prop: Vec::new(),
+        json: Vec::new(),
+        mode: options.mode,
         spec_map: map,
         calls: 0,
         kernels: None,
@@ -658,7 +677,9 @@ fn pass_through(
         notes,
         warnings,
         timings,
-    })
+    };
+    out.fill_sidecars(options);
+    Ok(out)
 }
 
 /// Loads one module, or loads and links several; returns the module, the link report and a name

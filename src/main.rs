@@ -259,7 +259,8 @@ fn run(cli: &Cli) -> Result<(), Error> {
             create_library: cli.create_library,
             renumber_spec_ids: cli.renumber_spec_ids,
         },
-        sidecars: cli.prop.is_some() || cli.json.is_some(),
+        // Written below straight into their files, never held whole in memory.
+        sidecars: false,
     };
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;
@@ -284,10 +285,10 @@ fn run(cli: &Cli) -> Result<(), Error> {
         })?);
     }
     if let Some(p) = &cli.prop {
-        staged.extend(stage(p, |w| w.write_all(&out.prop).map_err(Error::Write))?);
+        staged.extend(stage(p, |w| out.write_prop(w).map_err(Error::Write))?);
     }
     if let Some(j) = &cli.json {
-        staged.extend(stage(j, |w| w.write_all(&out.json).map_err(Error::Write))?);
+        staged.extend(stage(j, |w| out.write_json(w).map_err(Error::Write))?);
     }
     if cli.output == "-" {
         let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());

@@ -32,47 +32,103 @@ pub struct PropertySet {
 /// Name of the set holding miscellaneous image properties.
 pub const MISC_PROPERTIES: &str = "SYCL/misc properties";
 
-/// The spec-constant property sets of a module (none when it has no spec constants). An image
-/// whose markers were replaced by their defaults also gets
-/// `[SYCL/misc properties] specConstsReplacedWithDefault=1|1`.
+/// A property value borrowed from where it is computed (see [`Sets::for_each`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PropertyRef<'a> {
+    Uint32(u32),
+    ByteArray(&'a [u8]),
+}
+
+impl PropertyRef<'_> {
+    fn to_owned(self) -> PropertyValue {
+        match self {
+            PropertyRef::Uint32(v) => PropertyValue::Uint32(v),
+            PropertyRef::ByteArray(p) => PropertyValue::ByteArray(p.to_vec()),
+        }
+    }
+}
+
+/// The spec-constant property sets of a spec map, produced one property at a time: a writer
+/// never holds a copy of them (a module may have hundreds of thousands of spec constants).
+///
+/// The sets: none when there is no spec constant; otherwise [`SPEC_CONSTANTS`] (one property
+/// per symbolic ID: its descriptors), [`SPEC_CONSTANTS_DEFAULT_VALUES`] (`all`: the default
+/// blob), and, for an image whose markers were replaced by their defaults, [`MISC_PROPERTIES`]
+/// (`specConstsReplacedWithDefault=1|1`).
+#[derive(Clone, Copy)]
+pub struct Sets<'a> {
+    map: &'a SpecMap,
+    replaced_with_default: bool,
+}
+
+impl<'a> Sets<'a> {
+    pub fn new(map: &'a SpecMap, replaced_with_default: bool) -> Self {
+        Sets {
+            map,
+            replaced_with_default,
+        }
+    }
+
+    /// The names of the sets, in order.
+    pub fn names(&self) -> &'static [&'static str] {
+        match (self.map.constants.is_empty(), self.replaced_with_default) {
+            (true, _) => &[],
+            (false, false) => &[SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES],
+            (false, true) => &[
+                SPEC_CONSTANTS,
+                SPEC_CONSTANTS_DEFAULT_VALUES,
+                MISC_PROPERTIES,
+            ],
+        }
+    }
+
+    /// Calls `f` with each property of set `name` (one of [`Sets::names`]), in order; stops at
+    /// the first error.
+    pub fn for_each<E>(
+        &self,
+        name: &str,
+        mut f: impl FnMut(&[u8], PropertyRef<'_>) -> Result<(), E>,
+    ) -> Result<(), E> {
+        match name {
+            SPEC_CONSTANTS => {
+                let mut payload = Vec::new();
+                for c in &self.map.constants {
+                    payload.clear();
+                    payload.extend(
+                        self.map
+                            .descriptors(c)
+                            .iter()
+                            .flat_map(|d| [d.spec_id, d.offset, d.size])
+                            .flat_map(u32::to_le_bytes),
+                    );
+                    f(&c.symbolic_id.0, PropertyRef::ByteArray(&payload))?;
+                }
+                Ok(())
+            }
+            SPEC_CONSTANTS_DEFAULT_VALUES => {
+                f(b"all", PropertyRef::ByteArray(&self.map.default_blob()))
+            }
+            MISC_PROPERTIES => f(b"specConstsReplacedWithDefault", PropertyRef::Uint32(1)),
+            _ => Ok(()),
+        }
+    }
+}
+
+/// The spec-constant property sets of a module, as values (see [`Sets`], which writers use).
 pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<PropertySet> {
-    if map.constants.is_empty() {
-        return Vec::new();
-    }
-    let consts = map
-        .constants
+    let sets = Sets::new(map, replaced_with_default);
+    sets.names()
         .iter()
-        .map(|c| {
-            let payload = map
-                .descriptors(c)
-                .iter()
-                .flat_map(|d| [d.spec_id, d.offset, d.size])
-                .flat_map(u32::to_le_bytes)
-                .collect();
-            (c.symbolic_id.0.to_vec(), PropertyValue::ByteArray(payload))
+        .map(|&name| {
+            let mut properties = Vec::new();
+            let _ = sets.for_each(name, |n, v| {
+                properties.push((n.to_vec(), v.to_owned()));
+                Ok::<(), std::convert::Infallible>(())
+            });
+            PropertySet {
+                name: name.into(),
+                properties,
+            }
         })
-        .collect();
-    let mut sets = vec![
-        PropertySet {
-            name: SPEC_CONSTANTS.into(),
-            properties: consts,
-        },
-        PropertySet {
-            name: SPEC_CONSTANTS_DEFAULT_VALUES.into(),
-            properties: vec![(
-                b"all".to_vec(),
-                PropertyValue::ByteArray(map.default_blob()),
-            )],
-        },
-    ];
-    if replaced_with_default {
-        sets.push(PropertySet {
-            name: MISC_PROPERTIES.into(),
-            properties: vec![(
-                b"specConstsReplacedWithDefault".to_vec(),
-                PropertyValue::Uint32(1),
-            )],
-        });
-    }
-    sets
+        .collect()
 }

@@ -2,15 +2,24 @@
 //! `[set name]` lines, then `name=type|value` lines; byte arrays as LLVM's base64 variant of
 //! (8-byte little-endian bit count ++ payload).
 
-use super::{PropertySet, PropertyValue};
+use super::{PropertyRef, PropertySet, PropertyValue, Sets};
+use std::io::Write;
 
 const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 /// LLVM's `Base64::encode` as used for property sets: the standard alphabet, bits taken
 /// least-significant first, no `=` padding.
 pub fn base64_encode(src: &[u8]) -> String {
-    let t = |x: u32| TABLE[(x & 63) as usize] as char;
-    let mut out = String::with_capacity(src.len().div_ceil(3) * 4);
+    let mut out = Vec::with_capacity(src.len().div_ceil(3) * 4);
+    base64_append(src, &mut out);
+    // (The alphabet is ASCII.)
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// [`base64_encode`] appended to `out`.
+fn base64_append(src: &[u8], out: &mut Vec<u8>) {
+    let t = |x: u32| TABLE[(x & 63) as usize];
+    out.reserve(src.len().div_ceil(3) * 4);
     for chunk in src.chunks(3) {
         let b0 = chunk[0] as u32;
         match *chunk {
@@ -33,7 +42,6 @@ pub fn base64_encode(src: &[u8]) -> String {
             }
         }
     }
-    out
 }
 
 /// The raw bytes of a byte-array property: bit count (u64 LE) followed by the payload.
@@ -43,19 +51,52 @@ pub fn raw_byte_array(payload: &[u8]) -> Vec<u8> {
     raw
 }
 
+/// One `name=type|value` line, built in `line` (a reused buffer) and written to `w`.
+fn write_property<W: Write>(
+    w: &mut W,
+    line: &mut Vec<u8>,
+    name: &[u8],
+    value: PropertyRef<'_>,
+) -> std::io::Result<()> {
+    line.clear();
+    line.extend_from_slice(name);
+    match value {
+        PropertyRef::Uint32(v) => {
+            line.extend_from_slice(b"=1|");
+            line.extend_from_slice(v.to_string().as_bytes());
+        }
+        PropertyRef::ByteArray(p) => {
+            line.extend_from_slice(b"=2|");
+            base64_append(&raw_byte_array(p), line);
+        }
+    }
+    line.push(b'\n');
+    w.write_all(line)
+}
+
+/// Writes the property sets as `.prop` text, one property at a time.
+pub fn write_sets<W: Write>(w: &mut W, sets: &Sets<'_>) -> std::io::Result<()> {
+    let mut line = Vec::new();
+    for &name in sets.names() {
+        writeln!(w, "[{name}]")?;
+        sets.for_each(name, |n, v| write_property(w, &mut line, n, v))?;
+    }
+    Ok(())
+}
+
 /// Serialises property sets as `.prop` text.
 pub fn write(sets: &[PropertySet]) -> Vec<u8> {
     let mut out = Vec::new();
+    let mut line = Vec::new();
     for set in sets {
         out.extend_from_slice(format!("[{}]\n", set.name).as_bytes());
         for (name, value) in &set.properties {
-            out.extend_from_slice(name);
-            match value {
-                PropertyValue::Uint32(v) => out.extend_from_slice(format!("=1|{v}\n").as_bytes()),
-                PropertyValue::ByteArray(p) => out.extend_from_slice(
-                    format!("=2|{}\n", base64_encode(&raw_byte_array(p))).as_bytes(),
-                ),
-            }
+            let value = match value {
+                PropertyValue::Uint32(v) => PropertyRef::Uint32(*v),
+                PropertyValue::ByteArray(p) => PropertyRef::ByteArray(p),
+            };
+            // Writing to a Vec cannot fail.
+            let _ = write_property(&mut out, &mut line, name, value);
         }
     }
     out
