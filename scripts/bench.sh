@@ -14,6 +14,8 @@
 # Builds the release binary, generates missing inputs (scripts/gen-bench.sh), then for each input
 # runs, alternating tool by tool, one warm-up round and N measured rounds (default 5) of
 #   native        spec-link IN -o OUT --no-validate
+#   native-prop   spec-link IN -o OUT --no-validate --prop OUT.prop   (what a build runs: the
+#                 property sets too)
 #   emulation     spec-link IN -o OUT --no-validate --spec-const emulation
 #   pass-through  spec-link PT -o OUT --no-validate     (PT: same-size module without markers)
 #   opt-set       spirv-opt --skip-validation --set-spec-const-default-value 0:1 IN -o OUT
@@ -116,6 +118,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
     local -a cmd
     case "$tool" in
       native) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate) ;;
+      native-prop) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --prop "$out.prop") ;;
       emulation) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --spec-const emulation) ;;
       pass-through) cmd=("$SPEC_LINK" "$pt" -o "$out" --no-validate) ;;
       opt-set) cmd=(spirv-opt --skip-validation --set-spec-const-default-value "0:1" "$in" -o "$out") ;;
@@ -133,7 +136,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
     esac
     case "$tool" in
       *-replacing) [ -f "$out" ] || cp "$in" "$out" ;;  # the warm-up round's output, then the last round's
-      *) rm -f "$out" ;;
+      *) rm -f "$out" "$out.prop" ;;
     esac
     t0=$(date +%s%N)
     /usr/bin/time -f "%e %M %U %S" -o "$OUTDIR/time.txt" "${cmd[@]}" >/dev/null 2>"$OUTDIR/stderr.txt" ||
@@ -153,7 +156,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
         [ "$r" = 0 ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$r" "$ns" "$rss" "$bytes" "$cpu" >> "$RAW"
       done
     done
-    rm -f "$OUTDIR"/*.spv
+    rm -f "$OUTDIR"/*.spv "$OUTDIR"/*.prop
   }
 
   # count_calls KEY IN: the marker calls of IN (spec-link -v), saved in raw.calls; prints the count
@@ -167,8 +170,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native emulation pass-through opt-set opt-freeze cp dd walker pass-through-replacing cp-replacing true)
-  SPARSE_TOOLS=(native emulation opt-set cp dd walker native-replacing cp-replacing)
+  TOOLS=(native native-prop emulation pass-through opt-set opt-freeze cp dd walker pass-through-replacing cp-replacing true)
+  SPARSE_TOOLS=(native native-prop emulation opt-set cp dd walker native-replacing cp-replacing)
   for S in $SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
@@ -261,7 +264,7 @@ singles = [i for i in inputs if not i.startswith("link-")]
 if singles:
     print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module):")
     print()
-    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker |")
+    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, native --prop, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for s in singles:
         g = lambda tool: med[(s, tool)]
@@ -273,7 +276,7 @@ if singles:
             g2 = f"{r2:.1f}{mark(r2 <= 1.5)} ({d2:.1f})"
         else:
             g2 = "–"  # (2) is measured on the pass-through module of the dense row
-        r3 = [g(x)[1] / b for x in ("native", "emulation", "pass-through") if (s, x) in med]
+        r3 = [g(x)[1] / b for x in ("native", "native-prop", "emulation", "pass-through") if (s, x) in med]
         r5 = ratio(g("emulation")[0], g("native")[0]); c5 = ratio(g("emulation")[2], g("native")[2])
         print(f"| {label(s)} | {r1:.2f}{mark(r1 >= 20)} ({c1:.2f}) | {r1b:.1f}{mark(r1b <= 2)} ({d1:.1f}) | "
               f"{g2} | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
