@@ -7,9 +7,11 @@
 //! 3. `assign` — [`specmap::build`]: SpecIds, descriptors, default bytes;
 //! 4. `lower` — [`lower::native::lower_native`], then [`lower::apply_replacements`];
 //! 5. `cleanup` — [`cleanup::cleanup`] (post-condition: no marker survives);
-//! 6. `sidecars` — the `.prop` and JSON sidecars (the module is not built: [`ModuleOutput`]
-//!    writes it from the input's words and the edits);
-//! 7. `validate` — `spirv-val` on the output (see [`Validation`]).
+//! 6. `validate` — `spirv-val` on the output (see [`Validation`]);
+//! 7. `sidecars` — the `.prop` and JSON sidecars in memory when [`Options::sidecars`] asks for
+//!    them; [`Output::write_prop`] and [`Output::write_json`] write them one property at a time
+//!    instead (the command line does). The module is never built: [`ModuleOutput`] writes it from
+//!    the input's words and the edits.
 //!
 //! Library code never prints and never exits; the binary does.
 
