@@ -3,18 +3,16 @@
 
 mod common;
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 
 fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_spec-link"))
 }
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spec-link-cli-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory of this test process, removed afterwards unless the test fails.
+fn tmpdir(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("spec-link-cli-{}-{name}", std::process::id()))
 }
 
 fn example_text() -> String {

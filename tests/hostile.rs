@@ -11,8 +11,10 @@ fn example() -> String {
 }
 
 fn assemble_text(text: &str, name: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("spec-link-hostile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = common::Scratch::new(&format!(
+        "spec-link-hostile-{}-{name}",
+        std::process::id()
+    ));
     let p = dir.join(format!("{name}.spvasm"));
     std::fs::write(&p, text).unwrap();
     common::assemble(Path::new(&p))

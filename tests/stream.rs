@@ -9,7 +9,7 @@
 mod common;
 
 use spec_link::{process, process_owned, Input, Options, SpecConstMode, Validation};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output, Stdio};
 use std::sync::OnceLock;
 
@@ -36,11 +36,9 @@ fn bin() -> Command {
     Command::new(env!("CARGO_BIN_EXE_spec-link"))
 }
 
-fn tmpdir(name: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spec-link-stream-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A scratch directory of this test process, removed afterwards unless the test fails.
+fn tmpdir(name: &str) -> common::Scratch {
+    common::Scratch::new(&format!("spec-link-stream-{}-{name}", std::process::id()))
 }
 
 use common::{bytes, words};
@@ -126,8 +124,7 @@ fn splice(w: &[u32], at: usize, insert: &[u32]) -> Vec<u32> {
 }
 
 fn assemble_text(text: &str, name: &str) -> Vec<u8> {
-    let dir = std::env::temp_dir().join(format!("spec-link-stream-{}-asm", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let dir = tmpdir(&format!("asm-{name}"));
     let p = dir.join(format!("{name}.spvasm"));
     std::fs::write(&p, text).unwrap();
     common::assemble(&p)
