@@ -11,10 +11,7 @@ fn example() -> String {
 }
 
 fn assemble_text(text: &str, name: &str) -> Vec<u8> {
-    let dir = common::Scratch::new(&format!(
-        "spec-link-hostile-{}-{name}",
-        std::process::id()
-    ));
+    let dir = common::Scratch::new(&format!("spec-link-hostile-{}-{name}", std::process::id()));
     let p = dir.join(format!("{name}.spvasm"));
     std::fs::write(&p, text).unwrap();
     common::assemble(Path::new(&p))
