@@ -41,7 +41,8 @@
 # Wall time: nanosecond clock around `/usr/bin/time -f "%e %M %U %S"` (whose %e has only 10 ms
 # resolution); peak RSS: its %M; CPU time: %U + %S (less disturbed than wall time when other work
 # shares the machine; the load average is printed with the results). Outputs go to bench-data/out/
-# (deleted before each run but the *-replacing ones, outside the timing); page cache warm. Prints
+# (deleted before each run but the *-replacing ones, then `sync`, outside the timing: no run pays
+# for an earlier one's write-back); page cache warm. Prints
 # Markdown tables (medians; MB = 10^6 bytes) and the ratios of the goals of issue 4, and saves them as bench-data/results.md.
 set -euo pipefail
 
@@ -138,6 +139,9 @@ if [ "$REPORT_ONLY" = 0 ]; then
       *-replacing) [ -f "$out" ] || cp "$in" "$out" ;;  # the warm-up round's output, then the last round's
       *) rm -f "$out" "$out.prop" ;;
     esac
+    # The previous runs' outputs go to disk now, not during this run (without it, the first tool
+    # of a round paid for the last round's write-back: up to 30 ms at 100 MB).
+    sync
     t0=$(date +%s%N)
     /usr/bin/time -f "%e %M %U %S" -o "$OUTDIR/time.txt" "${cmd[@]}" >/dev/null 2>"$OUTDIR/stderr.txt" ||
       die "$tool failed on $in: $(tail -5 "$OUTDIR/stderr.txt")"
