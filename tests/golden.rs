@@ -100,6 +100,16 @@ fn golden_cases() {
             out.validated_with.is_some(),
             "{name}: output was not validated"
         );
+        // The property sets as values (the library's other form) serialise to the same text.
+        let sets = spec_link::sidecar::property_sets(
+            &out.spec_map,
+            out.mode == spec_link::SpecConstMode::DefaultValues,
+        );
+        if spec_link::sidecar::prop::write(&sets) != out.prop {
+            failures.push(format!(
+                "{name}: prop::write(property_sets()) differs from the streamed .prop"
+            ));
+        }
         let checks = [
             (
                 "expected.spvasm",
