@@ -150,18 +150,24 @@ fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
             if group.len() > 1 || !input.starts_with(&0x0723_0203u32.to_le_bytes()) {
                 continue; // linked (ids renumbered) or big-endian
             }
-            let output = out.module.to_bytes().unwrap();
-            let dangling = spec_link::module::inst::dangling_uses(
-                &common::words(&input),
-                &common::words(&output),
-            );
-            assert!(
-                dangling.is_empty(),
-                "{} ({mode:?}, {layout:?}): the output uses ids whose definitions were removed: {dangling:?}",
-                group[0].display()
+            assert_no_dangling(
+                &input,
+                &out,
+                &format!("{} ({mode:?}, {layout:?})", group[0].display()),
             );
         }
     }
+}
+
+/// The output of `input` uses no id whose definition spec-link removed.
+fn assert_no_dangling(input: &[u8], out: &spec_link::Output, what: &str) {
+    let output = out.module.to_bytes().unwrap();
+    let dangling =
+        spec_link::module::inst::dangling_uses(&common::words(input), &common::words(&output));
+    assert!(
+        dangling.is_empty(),
+        "{what}: the output uses ids whose definitions were removed: {dangling:?}"
+    );
 }
 
 /// Runs `bytes` in every mode; each run must fail with an error containing `needle`.
@@ -227,10 +233,7 @@ fn removed_ids_leave_the_entry_point_interfaces() {
     for mode in common::MODES {
         let opts = common::unvalidated(mode);
         let out = process(&[Input::from_bytes("hostile.spv", input.clone())], &opts).unwrap();
-        let output = out.module.to_bytes().unwrap();
-        let dangling =
-            spec_link::module::inst::dangling_uses(&common::words(&input), &common::words(&output));
-        assert!(dangling.is_empty(), "{mode:?}: dangling {dangling:?}");
+        assert_no_dangling(&input, &out, &format!("{mode:?}"));
     }
 }
 
@@ -244,10 +247,7 @@ fn an_entry_point_function_is_never_removed() {
     );
     let input = assemble_text(&text, "entry-variable");
     let out = run(input.clone()).unwrap();
-    let output = out.module.to_bytes().unwrap();
-    let dangling =
-        spec_link::module::inst::dangling_uses(&common::words(&input), &common::words(&output));
-    assert!(dangling.is_empty(), "dangling {dangling:?}");
+    assert_no_dangling(&input, &out, "native");
 }
 
 /// A spec constant whose composite has more elements than one instruction can hold (a

@@ -40,12 +40,9 @@ fn is_marker(name: &str) -> bool {
     MARKER_PREFIXES.iter().any(|p| name.starts_with(p))
 }
 
-/// A fresh, empty temporary directory for one test.
-fn tmpdir(tag: &str) -> PathBuf {
-    let d = std::env::temp_dir().join(format!("spec-link-link-{tag}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&d);
-    std::fs::create_dir_all(&d).unwrap();
-    d
+/// A fresh, empty temporary directory for one test, removed afterwards unless the test fails.
+fn tmpdir(tag: &str) -> common::Scratch {
+    common::Scratch::new(&format!("spec-link-link-{tag}-{}", std::process::id()))
 }
 
 /// Runs the spec-link binary in `cwd`.
@@ -573,7 +570,6 @@ fn clang_two_modules_link_like_one_module() {
             failures.extend(check_runs(&what, &spv, &run_json, &args));
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         failures.is_empty(),
         "{} failure(s):\n\n{}",
@@ -780,7 +776,6 @@ fn nonsemantic_debug_info_links() {
             &[flag, spec_path.to_str().unwrap()],
         ));
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         failures.is_empty(),
         "{} failure(s):\n\n{}",
@@ -1092,7 +1087,6 @@ fn spirv_link_comparison() {
         compared.insert(name.clone());
     }
     eprintln!("spirv-link comparison:\n  {}", table.join("\n  "));
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         failures.is_empty(),
         "{} failure(s):\n\n{}",
@@ -1334,7 +1328,6 @@ fn glob_pattern_equals_sorted_list() {
             "{mode}: input order made no difference; the comparison proves nothing"
         );
     }
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 /// A pattern matching no file: exit 1, `error: input pattern '…' matches no file`, no output
@@ -1374,7 +1367,6 @@ fn glob_pattern_matching_nothing_is_an_error() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1560,7 +1552,6 @@ fn specid_collision_renumbered_constants_are_independent() {
             ));
         }
     }
-    let _ = std::fs::remove_dir_all(&tmp);
     assert!(
         failures.is_empty(),
         "{} failure(s):\n\n{}",

@@ -40,7 +40,7 @@ pub enum PropertyRef<'a> {
 }
 
 impl PropertyRef<'_> {
-    fn to_owned(self) -> PropertyValue {
+    fn to_value(self) -> PropertyValue {
         match self {
             PropertyRef::Uint32(v) => PropertyValue::Uint32(v),
             PropertyRef::ByteArray(p) => PropertyValue::ByteArray(p.to_vec()),
@@ -122,7 +122,7 @@ pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<Property
         .map(|&name| {
             let mut properties = Vec::new();
             let _ = sets.for_each(name, |n, v| {
-                properties.push((n.to_vec(), v.to_owned()));
+                properties.push((n.to_vec(), v.to_value()));
                 Ok::<(), std::convert::Infallible>(())
             });
             PropertySet {
