@@ -25,7 +25,7 @@ use crate::error::{Error, Result};
 use crate::markers::Markers;
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
-use crate::module::{inst, Module};
+use crate::module::{inst, Module, ReleaseBehind};
 use spirv::{Capability, Decoration, Op, StorageClass};
 
 /// Names and decorations (they do not keep an id alive): OpName 5, OpMemberName 6, OpDecorate 71,
@@ -69,9 +69,9 @@ const PINNED: u32 = 1 << 31;
 struct Dce<'a> {
     index: &'a Index,
     /// Slot + 1 of each candidate (0: not a candidate), filled once the candidates are known
-    /// ([`Dce::index_slots`]). `count` and `def_inst` are by slot.
+    /// ([`Dce::index_slots`]). `ids`, `count` and `def_inst` are by slot.
     slot: IdTable<u32>,
-    /// The candidates' ids, by slot (until `slot` is filled).
+    /// The candidates' ids, by slot.
     ids: Vec<u32>,
     /// Remaining uses of each candidate (empty until step 2 counts them).
     count: Vec<u32>,
@@ -111,7 +111,7 @@ impl Dce<'_> {
         for (k, &id) in self.ids.iter().enumerate() {
             *self.slot.get_mut(id) = k as u32 + 1;
         }
-        self.ids = Vec::new();
+        self.ids.shrink_to_fit();
     }
 }
 
@@ -219,23 +219,37 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         }
         seen.insert(id);
     }
-    let mut stack = seeds;
-    stack.retain(|&id| seen.insert(id));
-    while let Some(id) = stack.pop() {
-        if let Some(i) = dce.removable(module, id) {
-            candidates.insert(id);
-            dce.add(id, Some(i));
-            if let Some(w) = module.inst(i) {
-                visit_uses(index, module, w, &mut |u| {
-                    if seen.insert(u) {
-                        stack.push(u);
-                    }
-                });
+    // Judged a wave at a time, each in the order of the definitions (a forward sweep: the
+    // input's pages go behind it); the ids the wave's candidates use make the next wave. (The
+    // set reached does not depend on the order.)
+    let mut next = seeds;
+    next.retain(|&id| seen.insert(id));
+    let mut wave: Vec<(u32, u32)> = Vec::new();
+    while !next.is_empty() {
+        wave.clear();
+        wave.extend(
+            next.drain(..)
+                .filter_map(|id| Some((index.defs.get(&id)? as u32, id))),
+        );
+        wave.sort_unstable();
+        let mut behind = ReleaseBehind::default();
+        for &(i, id) in &wave {
+            behind.passed(module, module.offset_of(i as usize));
+            if let Some(i) = dce.removable(module, id) {
+                candidates.insert(id);
+                dce.add(id, Some(i));
+                if let Some(w) = module.inst(i) {
+                    visit_uses(index, module, w, &mut |u| {
+                        if seen.insert(u) {
+                            next.push(u);
+                        }
+                    });
+                }
             }
         }
     }
     // (Grown by doubling, and kept to the end: give back the spare room.)
-    drop((stack, seen));
+    drop((next, wave, seen));
     dce.def_inst.shrink_to_fit();
     dce.index_slots(module.bound(), budget);
 
@@ -272,7 +286,10 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     let count_range = |range: std::ops::Range<usize>, count: &mut [u32], live: &mut IdBits| {
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
+        // The last pass but the writer's to read every word: the input's pages go behind it.
+        let mut behind = ReleaseBehind::default();
         for i in range {
+            behind.passed(module, module.offset_of(i));
             let op = module.opcode(i);
             if is_annotation(op) {
                 continue;
@@ -375,41 +392,53 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // Any order gives the same result (a fixpoint: counts only go down). It starts from the
     // unused candidates that have a definition to remove (not the markers, their parameters and
     // the dropped results), found by slot; the others join when their count reaches zero.
+    // It goes a wave at a time, each in the order of the definitions (a forward sweep: the
+    // input's pages go behind it); the operands whose count reaches zero make the next wave.
     let mut work: Vec<u32> = dce
-        .def_inst
+        .ids
         .iter()
+        .zip(&dce.def_inst)
         .zip(&dce.count)
-        .filter(|&(&d, &c)| d != 0 && c == 0)
-        .filter_map(|(&d, _)| module.inst(d as usize - 1).and_then(inst::result_id))
+        .filter(|&((_, &d), &c)| d != 0 && c == 0)
+        .map(|((&id, _), _)| id)
         .collect();
     loop {
-        while let Some(id) = work.pop() {
-            let k = match dce.slot.get(id) {
-                0 => continue,
-                k => k as usize - 1,
-            };
-            if dce.count[k] > 0 {
-                continue;
-            }
-            let i = match dce.def_inst[k] {
-                0 => continue,
-                n => n as usize - 1,
-            };
-            let Some(w) = module.inst(i) else { continue };
-            buf.clear();
-            buf.extend_from_slice(w);
-            module.remove(i);
-            gone.insert(id);
-            // The result is the same in any order (counts only go down): an operand is queued
-            // when its count reaches zero.
-            visit_uses(index, module, &buf, &mut |u| {
-                if let Some(n) = dce.count_mut(u) {
-                    *n = n.saturating_sub(1);
-                    if *n == 0 {
-                        work.push(u);
-                    }
-                }
+        while !work.is_empty() {
+            let mut wave = std::mem::take(&mut work);
+            wave.sort_unstable_by_key(|&id| match dce.slot.get(id) {
+                0 => 0,
+                k => dce.def_inst[k as usize - 1],
             });
+            let mut behind = ReleaseBehind::default();
+            for id in wave {
+                let k = match dce.slot.get(id) {
+                    0 => continue,
+                    k => k as usize - 1,
+                };
+                if dce.count[k] > 0 {
+                    continue;
+                }
+                let i = match dce.def_inst[k] {
+                    0 => continue,
+                    n => n as usize - 1,
+                };
+                behind.passed(module, module.offset_of(i));
+                let Some(w) = module.inst(i) else { continue };
+                buf.clear();
+                buf.extend_from_slice(w);
+                module.remove(i);
+                gone.insert(id);
+                // The result is the same in any order (counts only go down): an operand is queued
+                // when its count reaches zero.
+                visit_uses(index, module, &buf, &mut |u| {
+                    if let Some(n) = dce.count_mut(u) {
+                        *n = n.saturating_sub(1);
+                        if *n == 0 {
+                            work.push(u);
+                        }
+                    }
+                });
+            }
         }
         // -O0 stores whose pointer nothing else uses any more.
         let mut progressed = false;

@@ -426,6 +426,10 @@ impl ModuleOutput {
     }
 }
 
+/// About what the later stages build per marker call (spec map, lowering, cleanup's tables;
+/// measured on the bench's dense modules: ~480 bytes).
+const PER_CALL_BYTES: usize = 512;
+
 /// What a run produces. Nothing is written to disk by the library.
 #[derive(Debug)]
 pub struct Output {
@@ -448,6 +452,9 @@ pub struct Output {
     pub kernels: Option<Vec<lower::emulation::KernelBuffer>>,
     /// Whether spirv-val ran on the output (and with which environment).
     pub validated_with: Option<String>,
+    /// Whether the input's pages were given back behind the passes (a mapped input dense with
+    /// marker calls; see [`module::Module::release_input`]). It changes no output byte.
+    pub input_released: bool,
     /// Notes (printed unless `--quiet`).
     pub notes: Vec<String>,
     /// Warnings (printed as `warning: …` unless `--quiet`).
@@ -520,9 +527,8 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         timings.push((name, now - clock));
         clock = now;
     };
-    // Pass-through: a single module that names no marker is written back unchanged, unindexed
-    // (emulation sidecars still list the kernels, so they take the full path).
-    let pass_through_mode = options.mode != SpecConstMode::Emulation || !options.sidecars;
+    // Pass-through: a single module that names no marker is written back unchanged, unindexed,
+    // in every mode (its sidecars are empty: emulation lists kernels only when it lowers calls).
     let validating = match options.validation {
         Validation::Never => false,
         Validation::Always => true,
@@ -530,7 +536,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
-        if pass_through_mode && !validating {
+        if !validating {
             match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
                 InputData::Lazy(prefix) => {
                     let output = ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some(
@@ -549,7 +555,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         file: name.clone(),
         source: Box::new(e),
     };
-    if link_report.is_none() && pass_through_mode && !markers::may_have_markers(&module) {
+    if link_report.is_none() && !markers::may_have_markers(&module) {
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
         return pass_through(output, &inputs, kernel, options, numbering, timings);
@@ -557,10 +563,19 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let mut module = module;
     let index = Index::build(&module).map_err(wrap)?;
     lap("index", &mut timings);
+    // Every word was read by now. When the per-call tables built from here on come to a quarter
+    // of the module or more (a module dense with marker calls), the input's pages go, and go
+    // again behind each later pass, so that those tables do not come on top of the whole input
+    // (peak memory); otherwise keeping them saves the time of mapping them again.
+    let dense = markers::count_marker_calls(&index).saturating_mul(PER_CALL_BYTES);
+    module.set_releasing(dense >= module.word_count());
+    module.release_input(0..module.word_count());
     // find markers
     let markers = markers::find_markers(&module, &index).map_err(wrap)?;
     let calls = markers.calls.len();
     lap("find markers", &mut timings);
+    // (What it read of the global section, again and again, too.)
+    module.release_input(0..module.word_count());
     // assign
     let map = specmap::build(&module, &index, &markers, numbering).map_err(wrap)?;
     lap("assign", &mut timings);
@@ -628,6 +643,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         .iter()
         .any(|&(c, _)| c == spirv::Capability::Kernel as u32);
     let sections = (index.names_end, index.annotation_end, index.globals_end);
+    let input_released = module.releases_input();
     let output = ModuleOutput(OutputRepr::Edited(Box::new(module), sections));
     let validated_with =
         validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
@@ -642,6 +658,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         link_report,
         spec_map: map,
         validated_with,
+        input_released,
         notes,
         warnings,
         timings,
@@ -676,6 +693,7 @@ fn pass_through(
         kernels: None,
         link_report: None,
         validated_with,
+        input_released: false,
         notes,
         warnings,
         timings,

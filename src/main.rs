@@ -323,6 +323,11 @@ fn run(cli: &Cli) -> Result<(), Error> {
                 .map(|c| c.spec_ids.len as usize)
                 .sum::<usize>()
         );
+        if out.input_released {
+            eprintln!(
+                "spec-link: the input's pages were given back behind each pass (a module dense with marker calls)"
+            );
+        }
         for c in &out.spec_map.constants {
             eprintln!(
                 "  \"{}\": {} ({} bytes), SpecIds {:?}",

@@ -21,8 +21,8 @@
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind};
 use crate::module::idhash::{IdMap, IdSet};
-use crate::module::index::Index;
-use crate::module::{inst, Module};
+use crate::module::index::{self, Index};
+use crate::module::{inst, Module, ReleaseBehind};
 use spirv::{Op, StorageClass};
 use std::cell::RefCell;
 
@@ -170,29 +170,48 @@ pub fn names_marker(w: &[u32]) -> bool {
         .any(|p| buf.starts_with(p.as_bytes()))
 }
 
+/// The functions that are markers: declarations named like one.
+pub fn marker_declarations(index: &Index) -> impl Iterator<Item = &index::Function> {
+    index
+        .functions
+        .iter()
+        .filter(|f| f.is_declaration && marker_name(index, f.id).is_some_and(is_marker_name))
+}
+
+/// How many calls to markers the module makes (see [`marker_declarations`]).
+pub fn count_marker_calls(index: &Index) -> usize {
+    let set: IdSet<u32> = marker_declarations(index).map(|f| f.id).collect();
+    if set.is_empty() {
+        return 0;
+    }
+    index
+        .calls
+        .iter()
+        .filter(|c| set.contains(&c.callee))
+        .count()
+}
+
 /// Finds every marker call of the module (see the module docs).
 pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let mut out = Markers::default();
     let mut marker_set = IdSet::default();
     let mut errors = Vec::new();
-    for f in &index.functions {
-        if f.is_declaration && marker_name(index, f.id).is_some_and(is_marker_name) {
-            // A declaration is OpFunction, its parameters and OpFunctionEnd (debug lines aside):
-            // cleanup removes it whole.
-            let body = (f.start + 1..f.end).find(|&i| {
-                !matches!(module.opcode(i), 55 | 8 | 317) // OpFunctionParameter, OpLine, OpNoLine
-            });
-            if let Some(i) = body {
-                errors.push(format!(
-                    "marker {} has instructions after its parameters ({} at word {}) but no OpLabel: neither a declaration nor a definition",
-                    index.display_name(f.id),
-                    inst::op_name(module.opcode(i)),
-                    module.offset_of(i)
-                ));
-            }
-            out.functions.push(f.id);
-            marker_set.insert(f.id);
+    for f in marker_declarations(index) {
+        // A declaration is OpFunction, its parameters and OpFunctionEnd (debug lines aside):
+        // cleanup removes it whole.
+        let body = (f.start + 1..f.end).find(|&i| {
+            !matches!(module.opcode(i), 55 | 8 | 317) // OpFunctionParameter, OpLine, OpNoLine
+        });
+        if let Some(i) = body {
+            errors.push(format!(
+                "marker {} has instructions after its parameters ({} at word {}) but no OpLabel: neither a declaration nor a definition",
+                index.display_name(f.id),
+                inst::op_name(module.opcode(i)),
+                module.offset_of(i)
+            ));
         }
+        out.functions.push(f.id);
+        marker_set.insert(f.id);
     }
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
@@ -213,7 +232,10 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     let is_marker_call = |c: &&crate::module::index::Call| marker_set.contains(&c.callee);
     out.calls
         .reserve_exact(index.calls.iter().filter(is_marker_call).count());
+    // (The calls come in order: the input's pages go behind them.)
+    let mut behind = ReleaseBehind::default();
     for call in index.calls.iter().filter(is_marker_call) {
+        behind.passed(module, module.offset_of(call.inst as usize));
         let (i, Some(f)) = (
             call.inst as usize,
             index.functions.get(call.function as usize),

@@ -209,3 +209,78 @@ fn a_constant_pinned_in_both_halves_is_kept() {
         }
     }
 }
+
+const OP_FUNCTION_CALL: u32 = 57;
+
+/// The module with every `OpFunctionCall` repeated `n` more times, each copy with a fresh result
+/// id (unused): a module dense with marker calls when the fixture calls only markers.
+fn with_calls_repeated(input: &[u8], n: usize) -> Vec<u8> {
+    let w = words(input);
+    let mut bound = w[3];
+    let mut out = w[..5].to_vec();
+    for a in instructions(&w) {
+        let inst = &w[a..a + (w[a] >> 16) as usize];
+        out.extend_from_slice(inst);
+        if inst[0] & 0xffff == OP_FUNCTION_CALL {
+            for _ in 0..n {
+                let mut copy = inst.to_vec();
+                copy[2] = bound;
+                bound += 1;
+                out.extend_from_slice(&copy);
+            }
+        }
+    }
+    out[3] = bound;
+    bytes(&out)
+}
+
+/// A mapped module dense with marker calls (more per-call data than a quarter of its size) has
+/// its pages given back behind each pass, which must change no byte of any output: it lowers
+/// as the same module read into memory (never released), in every mode. Big enough for every
+/// pass to give pages back as it goes (and for cleanup's use count to run on two threads).
+#[test]
+fn giving_the_input_back_behind_the_passes_changes_nothing() {
+    let scratch = common::Scratch::new("spec-link-big-release");
+    // (-O0: the calls' arguments come through stores and loads, the most cleanup has to do.)
+    for fixture in ["basic-O0"] {
+        let input =
+            std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
+        let dense = with_calls_repeated(&input, 70_000);
+        assert!(dense.len() > 4 << 20, "{fixture}: only {} bytes", dense.len());
+        let path = scratch.join(format!("{fixture}.spv"));
+        std::fs::write(&path, &dense).unwrap();
+        for mode in common::MODES {
+            let opts = Options {
+                sidecars: true,
+                ..common::unvalidated(mode)
+            };
+            let mapped =
+                spec_link::process_owned(vec![Input::open(&path, false).unwrap()], &opts).unwrap();
+            assert!(
+                mapped.input_released,
+                "{fixture} {mode:?}: the input was not given back"
+            );
+            let read = process(&[Input::from_bytes(fixture, dense.clone())], &opts).unwrap();
+            assert!(!read.input_released, "{fixture} {mode:?}: words in memory");
+            assert!(read.calls > 200_000, "{fixture} {mode:?}: {} calls", read.calls);
+            let out = mapped.module.to_bytes().unwrap();
+            assert!(
+                out == read.module.to_bytes().unwrap(),
+                "{fixture} {mode:?}: the outputs differ"
+            );
+            assert_eq!(mapped.prop, read.prop, "{fixture} {mode:?}");
+            assert_eq!(mapped.json, read.json, "{fixture} {mode:?}");
+            common::spirv_val(&out, "spv1.4", &format!("the dense {fixture} output ({mode:?})"));
+        }
+    }
+    // A module with few calls for its size keeps its pages (mapping them again would cost time).
+    let input = std::fs::read(common::fixtures().join("basic/image0.input.spv")).unwrap();
+    let sparse = scratch.join("sparse.spv");
+    std::fs::write(&sparse, padded(&input, 200_000)).unwrap();
+    let out = spec_link::process_owned(
+        vec![Input::open(&sparse, false).unwrap()],
+        &common::unvalidated(SpecConstMode::Native),
+    )
+    .unwrap();
+    assert!(out.calls > 0 && !out.input_released);
+}

@@ -28,7 +28,7 @@ use crate::module::ids::IdAllocator;
 use crate::module::index::Index;
 use crate::module::inst::{self, build};
 use crate::module::intern::Intern;
-use crate::module::Module;
+use crate::module::{Module, ReleaseBehind};
 use crate::specmap::{Numbering, SpecMap, SpecNode};
 use spirv::{Capability, ExecutionModel, MemoryAccess, Op, StorageClass};
 use std::collections::{BTreeMap, BTreeSet};
@@ -106,8 +106,11 @@ pub fn lower_emulation(
         &[StorageClass::CrossWorkgroup as u32, uchar],
     )?;
     let mut param_of: BTreeMap<u32, u32> = BTreeMap::new();
+    // (These loops read the input forward, mostly: its pages go behind them.)
+    let mut behind = ReleaseBehind::default();
     for &f in &threaded {
         let func = function(index, f)?;
+        behind.passed(module, module.offset_of(func.start));
         let p = ids.alloc()?;
         param_of.insert(f, p);
         // New function type: the old parameters plus the buffer.
@@ -152,8 +155,10 @@ pub fn lower_emulation(
         module.append_name(&build(Op::Name, &name));
     }
     // Every call to a threaded function passes the caller's buffer.
+    let mut behind = ReleaseBehind::default();
     for &f in param_of.keys() {
         for &(caller, ci) in callers.get(&f).into_iter().flatten() {
+            behind.passed(module, module.offset_of(ci));
             let p = *param_of
                 .get(&caller)
                 .ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
@@ -175,7 +180,9 @@ pub fn lower_emulation(
     let layout = Layout::new(module, index);
     let mut pointer_types: Vec<(u32, u32, u32)> = Vec::new(); // (storage, pointee, id) needed
     let mut plan = Vec::new();
+    let mut behind = ReleaseBehind::default();
     for call in &markers.calls {
+        behind.passed(module, module.offset_of(call.inst as usize));
         let Some(k) = map.constant_index(call.symbol) else {
             continue;
         };
@@ -334,7 +341,9 @@ fn check_only_called_directly(
     // split).
     let scan = |range: std::ops::Range<usize>| {
         let mut bad = BTreeSet::new();
+        let mut behind = ReleaseBehind::default();
         for i in range {
+            behind.passed(module, module.offset_of(i));
             let Some(w) = module.inst(i) else { continue };
             if !w[1..].iter().any(|&x| set.contains(x)) {
                 continue;

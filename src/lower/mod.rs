@@ -9,7 +9,7 @@ pub mod native;
 use crate::error::{Error, Result};
 use crate::module::idhash::{IdBits, IdMap, IdSet};
 use crate::module::index::Index;
-use crate::module::{inst, Module};
+use crate::module::{inst, Module, ReleaseBehind};
 
 /// Call result id → the id that replaces it.
 pub type Replacements = IdMap<u32, u32>;
@@ -30,8 +30,11 @@ pub fn apply_replacements(
         replaced.insert(id);
     }
     index.remove_annotations_of(module, &replaced);
+    // The input's pages go behind this pass (the functions come in order).
+    let mut behind = ReleaseBehind::default();
     for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
         for i in f.start..=f.end {
+            behind.passed(module, module.offset_of(i));
             let w = if module.is_edited(i) {
                 let Some(w) = module.inst(i) else { continue };
                 w

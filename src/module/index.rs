@@ -487,7 +487,9 @@ impl Index {
             .annotations
             .iter()
             .flat_map(|&(s, e)| s as usize..e as usize);
+        let mut behind = super::ReleaseBehind::default();
         for i in instructions {
+            behind.passed(module, module.offset_of(i));
             if module
                 .inst(i)
                 .and_then(|w| w.get(1))

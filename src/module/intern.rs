@@ -67,7 +67,9 @@ impl Intern {
             return;
         }
         self.seeded.push(op);
+        let mut behind = super::ReleaseBehind::default();
         for i in 0..self.globals_end {
+            behind.passed(module, module.offset_of(i));
             if module.opcode(i) != op {
                 continue;
             }

@@ -122,6 +122,8 @@ pub struct Module {
     appended_annotations: Vec<u32>,
     /// Instructions appended at the end of the global (types, constants, variables) section.
     appended_globals: Vec<u32>,
+    /// Whether [`Module::release_input`] gives pages back.
+    releasing: bool,
 }
 
 impl Module {
@@ -239,6 +241,7 @@ impl Module {
             appended_names: Vec::new(),
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
+            releasing: false,
         })
     }
 
@@ -294,6 +297,50 @@ impl Module {
     /// Number of words of the input module.
     pub fn word_count(&self) -> usize {
         self.words.len()
+    }
+
+    /// Whether [`Module::release_input`] gives pages back from now on (off when loaded: giving
+    /// back pages that a later pass maps again costs time, so it pays only when what is built
+    /// from the module would otherwise sit on top of all of it).
+    pub fn set_releasing(&mut self, on: bool) {
+        self.releasing = on;
+    }
+
+    /// Whether [`Module::release_input`] gives pages back: [`Module::set_releasing`] is on and
+    /// the words are a mapped file.
+    pub fn releases_input(&self) -> bool {
+        self.releasing && matches!(self.words, Words::Mapped(_))
+    }
+
+    /// When [`Module::set_releasing`] is on, gives back the memory of the input words in `range`
+    /// (word offsets; clamped to the module) when they are a mapped file: their pages leave this
+    /// process's resident set (the page cache keeps them) and a later read maps them again, with
+    /// the same contents. Nothing changes for words read into memory. Reads are never affected,
+    /// only where their memory is counted: a pass over a big mapped module calls this behind
+    /// itself (see [`ReleaseBehind`]), so that a module's pages and the tables built from it are
+    /// not all resident at once.
+    pub fn release_input(&self, range: std::ops::Range<usize>) {
+        if !self.releasing {
+            return;
+        }
+        #[cfg(unix)]
+        if let Words::Mapped(map) = &self.words {
+            let end = range.end.min(self.words.len());
+            if range.start < end {
+                // SAFETY: the mapping is private and read-only (`Mmap`): no page of it was ever
+                // written, so dropping its pages loses nothing and a later access reads the same
+                // file contents back (the one hazard is that of every mapping, see [`Words`]).
+                // The range is inside the mapping (the start is rounded down to a page by
+                // memmap2, still inside).
+                let _ = unsafe {
+                    map.unchecked_advise_range(
+                        memmap2::UncheckedAdvice::DontNeed,
+                        range.start * 4,
+                        (end - range.start) * 4,
+                    )
+                };
+            }
+        }
     }
 
     /// The current words of instruction `i`: `None` if removed; replaced words if replaced.
@@ -415,6 +462,7 @@ impl Module {
         header.copy_from_slice(&self.words[..HEADER_WORDS]);
         header[3] = self.bound;
         self.write_words(out, &header)?;
+        let mut behind = ReleaseBehind::default();
         let mut next = 0; // first instruction not yet written
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
@@ -424,6 +472,7 @@ impl Module {
                     .get(stop)
                     .map_or(self.words.len(), |&r| r as usize);
                 self.write_words(out, &self.words[from..to])?;
+                behind.passed(self, to);
                 next = stop;
             }
             if stop == next {
@@ -477,6 +526,34 @@ impl Module {
             out.write_all(bytes)?;
         }
         Ok(())
+    }
+}
+
+/// Releases the input behind a forward pass over a mapped module, [`ReleaseBehind::CHUNK`]
+/// words at a time, from the first word the pass reads (see [`Module::release_input`]).
+#[derive(Default)]
+pub struct ReleaseBehind {
+    /// First word not released (`None` until the pass reads its first word).
+    from: Option<usize>,
+}
+
+impl ReleaseBehind {
+    /// Words released at a time (256 KiB).
+    pub const CHUNK: usize = 1 << 16;
+
+    /// The pass reads nothing before word `at` any more.
+    #[inline]
+    pub fn passed(&mut self, module: &Module, at: usize) {
+        // Up to the 4 KiB page `at` is on (that page is being read).
+        let to = at & !1023;
+        match self.from {
+            None => self.from = Some(to),
+            Some(from) if to >= from + Self::CHUNK => {
+                module.release_input(from..to);
+                self.from = Some(to);
+            }
+            Some(_) => {}
+        }
     }
 }
 
