@@ -246,7 +246,11 @@ fn giving_the_input_back_behind_the_passes_changes_nothing() {
         let input =
             std::fs::read(common::fixtures().join(fixture).join("image0.input.spv")).unwrap();
         let dense = with_calls_repeated(&input, 70_000);
-        assert!(dense.len() > 4 << 20, "{fixture}: only {} bytes", dense.len());
+        assert!(
+            dense.len() > 4 << 20,
+            "{fixture}: only {} bytes",
+            dense.len()
+        );
         let path = scratch.join(format!("{fixture}.spv"));
         std::fs::write(&path, &dense).unwrap();
         for mode in common::MODES {
@@ -262,7 +266,11 @@ fn giving_the_input_back_behind_the_passes_changes_nothing() {
             );
             let read = process(&[Input::from_bytes(fixture, dense.clone())], &opts).unwrap();
             assert!(!read.input_released, "{fixture} {mode:?}: words in memory");
-            assert!(read.calls > 200_000, "{fixture} {mode:?}: {} calls", read.calls);
+            assert!(
+                read.calls > 200_000,
+                "{fixture} {mode:?}: {} calls",
+                read.calls
+            );
             let out = mapped.module.to_bytes().unwrap();
             assert!(
                 out == read.module.to_bytes().unwrap(),
@@ -270,7 +278,11 @@ fn giving_the_input_back_behind_the_passes_changes_nothing() {
             );
             assert_eq!(mapped.prop, read.prop, "{fixture} {mode:?}");
             assert_eq!(mapped.json, read.json, "{fixture} {mode:?}");
-            common::spirv_val(&out, "spv1.4", &format!("the dense {fixture} output ({mode:?})"));
+            common::spirv_val(
+                &out,
+                "spv1.4",
+                &format!("the dense {fixture} output ({mode:?})"),
+            );
         }
     }
     // A module with few calls for its size keeps its pages (mapping them again would cost time).
