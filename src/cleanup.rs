@@ -88,11 +88,17 @@ impl Dce<'_> {
         }
     }
 
-    /// Remaining uses of candidate `id`.
-    fn count_mut(&mut self, id: u32) -> Option<&mut u32> {
-        match self.slot.get(id) {
-            0 => None,
-            k => self.count.get_mut(k as usize - 1),
+    /// One use of `id` less: its slot joins `work` when its count comes to zero.
+    fn drop_use(&mut self, id: u32, work: &mut Vec<u32>) {
+        let k = self.slot.get(id);
+        if let Some(n) = k
+            .checked_sub(1)
+            .and_then(|k| self.count.get_mut(k as usize))
+        {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                work.push(k - 1);
+            }
         }
     }
 
@@ -224,17 +230,19 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // set reached does not depend on the order.)
     let mut next = seeds;
     next.retain(|&id| seen.insert(id));
-    let mut wave: Vec<(u32, u32)> = Vec::new();
+    // A wave: defining instruction << 32 | id, sorted.
+    let mut wave: Vec<u64> = Vec::new();
     while !next.is_empty() {
         wave.clear();
         wave.extend(
             next.drain(..)
-                .filter_map(|id| Some((index.defs.get(&id)? as u32, id))),
+                .filter_map(|id| Some((index.defs.get(&id)? as u64) << 32 | id as u64)),
         );
         wave.sort_unstable();
         let mut behind = ReleaseBehind::default();
-        for &(i, id) in &wave {
-            behind.passed(module, module.offset_of(i as usize));
+        for &key in &wave {
+            let id = key as u32;
+            behind.passed(module, module.offset_of((key >> 32) as usize));
             if let Some(i) = dce.removable(module, id) {
                 candidates.insert(id);
                 dce.add(id, Some(i));
@@ -394,50 +402,34 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // the dropped results), found by slot; the others join when their count reaches zero.
     // It goes a wave at a time, each in the order of the definitions (a forward sweep: the
     // input's pages go behind it); the operands whose count reaches zero make the next wave.
-    let mut work: Vec<u32> = dce
-        .ids
-        .iter()
-        .zip(&dce.def_inst)
-        .zip(&dce.count)
-        .filter(|&((_, &d), &c)| d != 0 && c == 0)
-        .map(|((&id, _), _)| id)
+    let mut work: Vec<u32> = (0..dce.def_inst.len() as u32)
+        .filter(|&k| dce.def_inst[k as usize] != 0 && dce.count[k as usize] == 0)
         .collect();
+    // A wave: (defining instruction + 1) << 32 | slot, sorted.
+    let mut wave: Vec<u64> = Vec::new();
     loop {
         while !work.is_empty() {
-            let mut wave = std::mem::take(&mut work);
-            wave.sort_unstable_by_key(|&id| match dce.slot.get(id) {
-                0 => 0,
-                k => dce.def_inst[k as usize - 1],
-            });
+            wave.clear();
+            wave.extend(work.drain(..).filter_map(|k| {
+                let d = *dce.def_inst.get(k as usize)?;
+                (d != 0).then_some((d as u64) << 32 | k as u64)
+            }));
+            wave.sort_unstable();
             let mut behind = ReleaseBehind::default();
-            for id in wave {
-                let k = match dce.slot.get(id) {
-                    0 => continue,
-                    k => k as usize - 1,
-                };
+            for &key in &wave {
+                let (k, i) = (key as u32 as usize, (key >> 32) as usize - 1);
                 if dce.count[k] > 0 {
                     continue;
                 }
-                let i = match dce.def_inst[k] {
-                    0 => continue,
-                    n => n as usize - 1,
-                };
                 behind.passed(module, module.offset_of(i));
                 let Some(w) = module.inst(i) else { continue };
                 buf.clear();
                 buf.extend_from_slice(w);
                 module.remove(i);
-                gone.insert(id);
+                gone.insert(dce.ids[k]);
                 // The result is the same in any order (counts only go down): an operand is queued
                 // when its count reaches zero.
-                visit_uses(index, module, &buf, &mut |u| {
-                    if let Some(n) = dce.count_mut(u) {
-                        *n = n.saturating_sub(1);
-                        if *n == 0 {
-                            work.push(u);
-                        }
-                    }
-                });
+                visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
             }
         }
         // -O0 stores whose pointer nothing else uses any more.
@@ -448,14 +440,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                 buf.clear();
                 buf.extend_from_slice(w);
                 module.remove(s);
-                visit_uses(index, module, &buf, &mut |u| {
-                    if let Some(n) = dce.count_mut(u) {
-                        *n = n.saturating_sub(1);
-                        if *n == 0 {
-                            work.push(u);
-                        }
-                    }
-                });
+                visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
                 progressed = true;
             }
         }

@@ -15,7 +15,9 @@ use crate::module::{inst, Module, ReleaseBehind};
 pub type Replacements = IdMap<u32, u32>;
 
 /// Rewrites every use of a replaced id inside the functions in `callers` (SSA values are only used
-/// in their own function) and drops names and decorations of replaced ids.
+/// in their own function). The replaced ids' names and decorations stay: cleanup removes them
+/// with those of everything else that leaves the module (a replaced id is the result of a
+/// removed call), in its one pass over the annotations.
 pub fn apply_replacements(
     module: &mut Module,
     index: &Index,
@@ -29,7 +31,6 @@ pub fn apply_replacements(
     for &id in map.keys() {
         replaced.insert(id);
     }
-    index.remove_annotations_of(module, &replaced);
     // The input's pages go behind this pass (the functions come in order).
     let mut behind = ReleaseBehind::default();
     for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
