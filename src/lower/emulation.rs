@@ -174,6 +174,8 @@ pub fn lower_emulation(
             module.replace(ci, w);
         }
     }
+    // (Every call of the module: not kept while the loads are built; peak memory.)
+    drop(callers);
 
     // 2. Each call becomes a load.
     let uint = intern.get(module, ids, Op::TypeInt, None, &[32, 0])?;
