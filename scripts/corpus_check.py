@@ -4,12 +4,15 @@
     corpus_check.py [--corpus corpus/modules] [--bin target/release/spec-link] [--jobs 2]
                     [--timeout 20] [--limit N] [--sample K] [--seed S] [--wheel NAME]...
                     [--mode native|emulation|default-values] [--val all|changed|none]
-                    [--out corpus/check]
+                    [--full] [--out corpus/check]
 
 Every module (corpus/modules/**/*.spv, sorted; --sample K picks K at random with --seed, then
 --limit N keeps the first N) is run as
 
-    spec-link MODULE -o OUT --json OUT.json --no-validate [--spec-const MODE]
+    spec-link MODULE -o OUT --json OUT.json --no-validate [--spec-const MODE] [--no-pass-through]
+
+(--full adds --no-pass-through: a module without markers is indexed and searched like one with
+markers instead of being copied through; without it, such modules exercise loading only)
 
 (a fresh OUT per module, 2 at a time, each killed after --timeout seconds; the binary is copied
 first, so a concurrent `cargo build` does not disturb the run) and classified:
@@ -151,6 +154,8 @@ def check_one(path, args, tmpdir):
     cmd = [args.bin, path, "-o", out, "--json", js, "--no-validate"]
     if args.mode != "native":
         cmd += ["--spec-const", args.mode]
+    if args.full:
+        cmd += ["--no-pass-through"]
     t0 = time.monotonic()
     rc, _, err, to = run(cmd, args.timeout)
     res["seconds"] = round(time.monotonic() - t0, 3)
@@ -251,6 +256,8 @@ def main():
     ap.add_argument("--wheel", action="append", help="only this corpus folder (repeatable)")
     ap.add_argument("--mode", default="native", choices=["native", "emulation", "default-values"])
     ap.add_argument("--val", default="all", choices=["all", "changed", "none"])
+    ap.add_argument("--full", action="store_true",
+                    help="index every module (--no-pass-through), not only those with markers")
     ap.add_argument("--out", default="corpus/check")
     ap.add_argument("--examples", type=int, default=2, help="examples kept per refusal message")
     args = ap.parse_args()
@@ -337,7 +344,7 @@ def report(results, args, elapsed, total_available):
     pct = lambda k: f"{100.0 * k / n:.1f} %" if n else "–"
     L = []
     L.append(f"Corpus check: {n} modules (of {total_available} in the corpus), spec-link "
-             f"`--spec-const {args.mode}`, {args.jobs} jobs, {args.timeout:g} s limit per module, "
+             f"`--spec-const {args.mode}`{' --no-pass-through' if args.full else ''}, {args.jobs} jobs, {args.timeout:g} s limit per module, "
              f"{elapsed:.0f} s wall.\n")
     L.append("| outcome | modules | share |")
     L.append("|---|---:|---:|")

@@ -90,6 +90,10 @@ pub struct Options {
     /// Build the `.prop` and JSON sidecars in memory (`Output::prop`/`json` stay empty otherwise;
     /// [`Output::write_prop`] and [`Output::write_json`] write them either way).
     pub sidecars: bool,
+    /// A single module that names no marker is written back unchanged without being indexed
+    /// (copied by the kernel when it is a file). Off: every module is indexed and searched,
+    /// so that a malformed one is reported (a valid one gives the same bytes either way).
+    pub pass_through: bool,
 }
 
 impl Default for Options {
@@ -101,6 +105,7 @@ impl Default for Options {
             target_env: None,
             link: link::LinkOptions::default(),
             sidecars: true,
+            pass_through: true,
         }
     }
 }
@@ -529,6 +534,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // Pass-through: a single module that names no marker is written back unchanged, unindexed,
     // in every mode (its sidecars are empty: emulation lists kernels only when it lowers calls).
+    let passing_through = options.pass_through;
     let validating = match options.validation {
         Validation::Never => false,
         Validation::Always => true,
@@ -536,7 +542,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
-        if !validating {
+        if passing_through && !validating {
             match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
                 InputData::Lazy(prefix) => {
                     let output = ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some(
@@ -555,7 +561,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         file: name.clone(),
         source: Box::new(e),
     };
-    if link_report.is_none() && !markers::may_have_markers(&module) {
+    if link_report.is_none() && passing_through && !markers::may_have_markers(&module) {
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
         return pass_through(output, &inputs, kernel, options, numbering, timings);

@@ -111,6 +111,12 @@ struct Cli {
     #[arg(long)]
     no_validate: bool,
 
+    /// Index and search the module even when nothing in it names a marker (by default such a
+    /// module is copied to the output unindexed, its instruction boundaries checked on the way):
+    /// a malformed module is then reported; a valid one gives the same bytes
+    #[arg(long)]
+    no_pass_through: bool,
+
     /// Target environment for spirv-val (e.g. opencl2.2, spv1.4)
     /// [default: opencl2.2 for SPIR-V <= 1.2 Kernel modules, else spv<version>]
     #[arg(long, value_name = "ENV")]
@@ -261,6 +267,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
         },
         // Written below straight into their files, never held whole in memory.
         sidecars: false,
+        pass_through: !cli.no_pass_through,
     };
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;

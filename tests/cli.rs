@@ -340,6 +340,44 @@ fn module_without_markers_passes_through() {
         b"",
         "no spec-constant sets without markers"
     );
+    // Indexed anyway (--no-pass-through), in every mode: the same bytes.
+    for mode in ["native", "emulation", "default-values"] {
+        let out = run_with_outputs(
+            &input,
+            &dir,
+            &["--no-validate", "--no-pass-through", "--spec-const", mode],
+        );
+        assert!(
+            out.status.success(),
+            "{mode}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), input, "{mode}");
+    }
+}
+
+/// A malformed module that names no marker passes through (pass-through checks its instruction
+/// boundaries, nothing more); --no-pass-through indexes it and reports what is wrong.
+#[test]
+fn no_pass_through_reports_a_malformed_module_without_markers() {
+    let dir = tmpdir("no-passthrough");
+    let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let mut w = words(&input);
+    w[3] = 2; // the id bound: every id is above it
+    let bad = bytes(&w);
+    let out = run_with_outputs(&bad, &dir, &["--no-validate"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), bad);
+    expect_error_with(
+        "no-passthrough-bad",
+        &bad,
+        &["--no-validate", "--no-pass-through"],
+        "is not below the module's id bound 2",
+    );
 }
 
 #[test]
