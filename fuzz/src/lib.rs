@@ -42,6 +42,10 @@ pub fn options(mode: u8) -> Options {
         target_env: None,
         link: LinkOptions::default(),
         sidecars: true,
+        // The emulation modes index every input, markers or not (as emulation with sidecars did
+        // before pass-through covered every mode): malformed modules without markers reach the
+        // index and the marker search there.
+        pass_through: !matches!(mode, SpecConstMode::Emulation),
     }
 }
 
