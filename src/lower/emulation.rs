@@ -94,6 +94,8 @@ pub fn lower_emulation(
     }
     check_only_called_directly(module, index, &threaded)?;
 
+    // (It asks for types and integer constants: their definitions in one pass.)
+    intern.prepare(module, &[Op::TypeInt, Op::Constant]);
     let uchar = intern.get(module, ids, Op::TypeInt, None, &[8, 0])?;
     if !threaded.is_empty() {
         index.ensure_capability(module, Capability::Int8);
@@ -367,13 +369,22 @@ fn check_only_called_directly(
             {
                 continue;
             }
-            let positions = index
-                .id_use_positions(module, w)
-                .unwrap_or_else(|| (1..w.len()).collect());
-            for p in positions {
-                if threaded.contains(&w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
+            // (`set` holds exactly the threaded functions.)
+            let mut check = |p: usize| {
+                if set.contains(w[p]) && !(op == Op::FunctionCall as u32 && p == 3) {
                     bad.insert(w[p]);
                 }
+            };
+            // The common instructions without allocating; the extended ones and OpSwitch (their
+            // operands need the index), and undecodable ones (every word), as the index reads them.
+            if op == Op::ExtInst as u32
+                || op == Op::Switch as u32
+                || !inst::visit_use_positions(w, &mut check)
+            {
+                let positions = index
+                    .id_use_positions(module, w)
+                    .unwrap_or_else(|| (1..w.len()).collect());
+                positions.into_iter().for_each(check);
             }
         }
         bad

@@ -1,8 +1,9 @@
 //! A hash-map cache of types and constants, so that a pass asking twice for the same `OpType*`
 //! or `OpConstant*` gets the same id (SPIR-V requires unique non-aggregate types), without a
 //! linear scan per request. The module's own definitions of an opcode are added the first time
-//! that opcode is asked for (one pass over the global section per opcode used, usually two or
-//! three), so the large constant tables of big modules are not hashed when nothing asks for them.
+//! that opcode is asked for (every type at once), or together with the others a pass announces
+//! ([`Intern::prepare`]): one pass over the global section per request that brings something new,
+//! and the large constant tables of big modules are not hashed when nothing asks for them.
 
 use super::ids::IdAllocator;
 use super::index::Index;
@@ -17,8 +18,9 @@ type Key = (u32, Vec<u32>);
 /// Types and constants of the global section, keyed by their content.
 pub struct Intern {
     map: HashMap<Key, u32>,
-    /// Opcodes whose definitions in the module are in `map` already.
-    seeded: Vec<u32>,
+    /// Opcodes whose definitions in the module are in `map` already (bit `op`: internable
+    /// opcodes are below 64).
+    seeded: u64,
     /// End of the module's global section (instruction index).
     globals_end: usize,
 }
@@ -32,6 +34,11 @@ fn is_internable(op: u32) -> bool {
         || op == Op::Constant as u32
         || op == Op::ConstantNull as u32
         || op == Op::ConstantComposite as u32
+}
+
+/// An internable type opcode (the types of [`is_internable`]).
+fn is_type(op: u32) -> bool {
+    is_internable(op) && (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
 }
 
 fn key(words: &[u32]) -> Option<(Key, u32)> {
@@ -56,21 +63,27 @@ impl Intern {
     pub fn new(_module: &Module, index: &Index) -> Self {
         Intern {
             map: HashMap::new(),
-            seeded: Vec::new(),
+            seeded: 0,
             globals_end: index.globals_end,
         }
     }
 
-    /// Adds the module's definitions with opcode `op` (first definition wins).
-    fn seed(&mut self, module: &Module, op: u32) {
-        if self.seeded.contains(&op) {
+    /// Brings the module's definitions of the opcodes in `ops` into the cache in one pass over the
+    /// global section (first definition wins): a pass that will ask for several kinds says so
+    /// first. [`Intern::get`] brings in what it is asked for itself: a type brings in every type
+    /// (types are few, even in big modules), a constant its own opcode only (big modules have
+    /// many constants, which are not hashed unless asked for).
+    pub fn prepare(&mut self, module: &Module, ops: &[Op]) {
+        let want = ops.iter().fold(0, |m, &op| m | Self::kinds(op as u32)) & !self.seeded;
+        if want == 0 {
             return;
         }
-        self.seeded.push(op);
+        self.seeded |= want;
         let mut behind = super::ReleaseBehind::default();
         for i in 0..self.globals_end {
             behind.passed(module, module.offset_of(i));
-            if module.opcode(i) != op {
+            let o = module.opcode(i);
+            if o >= 64 || want & (1 << o) == 0 {
                 continue;
             }
             if let Some(w) = module.inst(i) {
@@ -78,6 +91,18 @@ impl Intern {
                     self.map.entry(k).or_insert(id);
                 }
             }
+        }
+    }
+
+    /// The opcodes (a bit each: all internable opcodes are below 64) that asking for `op` brings
+    /// in: every internable type for a type, else `op` itself.
+    fn kinds(op: u32) -> u64 {
+        if is_type(op) {
+            (0..64).filter(|&o| is_type(o)).fold(0, |m, o| m | 1 << o)
+        } else if op < 64 && is_internable(op) {
+            1 << op
+        } else {
+            0
         }
     }
 
@@ -94,7 +119,7 @@ impl Intern {
         let mut rest: Vec<u32> = result_type.into_iter().collect();
         rest.extend_from_slice(operands);
         let k = (op as u32, rest);
-        self.seed(module, op as u32);
+        self.prepare(module, &[op]);
         if let Some(&id) = self.map.get(&k) {
             return Ok(id);
         }
