@@ -55,9 +55,16 @@ impl std::ops::Deref for Words {
 /// is a whole number of words).
 #[inline]
 fn mapped_words(m: &memmap2::Mmap) -> &[u32] {
-    // SAFETY: every bit pattern is a valid u32; `align_to` returns only the aligned middle part.
-    let (_, words, _) = unsafe { m.align_to::<u32>() };
-    words
+    // (Not `align_to`, which works the alignment out again on every access: this runs for every
+    // instruction a pass reads.)
+    if m.len() < 4 {
+        return &[];
+    }
+    // SAFETY: a non-empty mapping starts on a page boundary, so its address is non-null and
+    // aligned for u32; the length is rounded down to whole words (`map_words` accepts only
+    // mappings that are whole words); every bit pattern is a valid u32; the slice borrows the
+    // mapping, which outlives it.
+    unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<u32>(), m.len() / 4) }
 }
 
 /// A set of instruction indices (one bit each).
