@@ -534,7 +534,6 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // Pass-through: a single module that names no marker is written back unchanged, unindexed,
     // in every mode (its sidecars are empty: emulation lists kernels only when it lowers calls).
-    let passing_through = options.pass_through;
     let validating = match options.validation {
         Validation::Never => false,
         Validation::Always => true,
@@ -542,7 +541,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
-        if passing_through && !validating {
+        if options.pass_through && !validating {
             match std::mem::replace(&mut one.data, InputData::Bytes(Vec::new())) {
                 InputData::Lazy(prefix) => {
                     let output = ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some(
@@ -561,7 +560,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         file: name.clone(),
         source: Box::new(e),
     };
-    if link_report.is_none() && passing_through && !markers::may_have_markers(&module) {
+    if link_report.is_none() && options.pass_through && !markers::may_have_markers(&module) {
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
         return pass_through(output, &inputs, kernel, options, numbering, timings);

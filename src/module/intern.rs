@@ -119,7 +119,9 @@ impl Intern {
         let mut rest: Vec<u32> = result_type.into_iter().collect();
         rest.extend_from_slice(operands);
         let k = (op as u32, rest);
-        self.prepare(module, &[op]);
+        if op as u32 >= 64 || self.seeded & (1 << op as u32) == 0 {
+            self.prepare(module, &[op]);
+        }
         if let Some(&id) = self.map.get(&k) {
             return Ok(id);
         }

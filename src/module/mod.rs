@@ -469,7 +469,9 @@ impl Module {
         header.copy_from_slice(&self.words[..HEADER_WORDS]);
         header[3] = self.bound;
         self.write_words(out, &header)?;
+        // (From the start: the header and the first run are written first.)
         let mut behind = ReleaseBehind::default();
+        behind.passed(self, 0);
         let mut next = 0; // first instruction not yet written
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
