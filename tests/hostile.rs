@@ -275,3 +275,52 @@ fn a_spec_constant_too_wide_for_one_instruction_is_refused_where_it_would_be_emi
         }
     }
 }
+
+#[test]
+fn long_symbolic_ids_with_characters_of_their_own_decode_exactly() {
+    // Two 600-character symbolic IDs whose every character is its own constant (600 consecutive
+    // ids), the second string reading them in reverse: the finder's memo of decoded characters
+    // (a few hundred slots) sees ids collide and be replaced, and each string must still come
+    // out exactly.
+    const N: usize = 600;
+    let byte = |k: usize| b'a' + ((k * 7 + k / 26) % 26) as u8;
+    let consts: String = (0..N)
+        .map(|k| format!("%k{k} = OpConstant %uchar {}\n", byte(k)))
+        .collect();
+    let fwd: Vec<String> = (0..N).map(|k| format!("%k{k}")).collect();
+    let rev: Vec<String> = (0..N).rev().map(|k| format!("%k{k}")).collect();
+    let text = example()
+        .replace(
+            "%ulong_4 = OpConstant %ulong 4",
+            &format!("%ulong_4 = OpConstant %ulong {}", N + 1),
+        )
+        .replace(
+            "%str4 = OpTypeArray",
+            &format!("{consts}%str4 = OpTypeArray"),
+        )
+        .replace(
+            "%s_int = OpConstantComposite %str4 %uchar_65 %uchar_73 %uchar_66 %uchar_0",
+            &format!(
+                "%s_int = OpConstantComposite %str4 {} %uchar_0",
+                fwd.join(" ")
+            ),
+        )
+        .replace(
+            "%s_pair = OpConstantComposite %str4 %uchar_65 %uchar_66 %uchar_65 %uchar_0",
+            &format!(
+                "%s_pair = OpConstantComposite %str4 {} %uchar_0",
+                rev.join(" ")
+            ),
+        );
+    assert!(text.contains("%k599 %uchar_0") && text.contains("%k0 %uchar_0"));
+    let expect_fwd: Vec<u8> = (0..N).map(byte).collect();
+    let expect_rev: Vec<u8> = (0..N).rev().map(byte).collect();
+    let out = run(assemble_text(&text, "long-ids")).unwrap_or_else(|e| panic!("{e}"));
+    let ids: Vec<&[u8]> = out
+        .spec_map
+        .constants
+        .iter()
+        .map(|c| &c.symbolic_id.0[..])
+        .collect();
+    assert_eq!(ids, [&expect_fwd[..], &expect_rev[..]]);
+}
