@@ -226,7 +226,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
         layout: &layout,
         stores: RefCell::new(IdMap::default()),
         symbols: RefCell::new(Symbols::default()),
-        chars: RefCell::new([0; CHAR_MEMO]),
+        chars: RefCell::new([u64::MAX; CHAR_MEMO]),
     };
     // The index recorded every call, in order. (Counted first: on a module with many calls, a
     // vector grown by doubling would hold up to twice their size until cleanup.)
@@ -267,10 +267,12 @@ struct Walker<'a> {
     /// bytes (a variable's string is decoded once; equal strings share one index).
     symbols: RefCell<Symbols>,
     /// Characters of symbolic IDs already decoded: a direct-mapped memo, slot `id % CHAR_MEMO`,
-    /// holding `id << 8 | byte` (0 = empty: no id is 0). Only a character that passed every check
-    /// is memoised, so a bad one is always reported by the full path. A module's strings share
-    /// a few dozen character constants: most characters are then found here instead of through
-    /// the definition table and the instruction (three dependent reads).
+    /// holding `id << 8 | byte`. An empty slot holds `u64::MAX`, which matches no id (its
+    /// `>> 8` is above every u32; 0 would match id 0, which a malformed string may name). Only
+    /// a character that passed every check is memoised, so a bad one is always reported by the
+    /// full path. A module's strings share a few dozen character constants: most characters
+    /// are then found here instead of through the definition table and the instruction (three
+    /// dependent reads).
     chars: RefCell<[u64; CHAR_MEMO]>,
 }
 

@@ -324,3 +324,37 @@ fn long_symbolic_ids_with_characters_of_their_own_decode_exactly() {
         .collect();
     assert_eq!(ids, [&expect_fwd[..], &expect_rev[..]]);
 }
+
+#[test]
+fn a_symbolic_id_character_naming_id_0_is_an_error() {
+    // Id 0 is never defined. A string holding it (after characters that decoded fine) is
+    // reported, not read as its terminating NUL.
+    let text = example()
+        .replace(
+            "%uchar_120 = OpConstant %uchar 120",
+            "%uchar_120 = OpConstant %uchar 120\n%uchar_99 = OpConstant %uchar 99",
+        )
+        .replace(
+            "%s_pair = OpConstantComposite %str4 %uchar_65 %uchar_66 %uchar_65 %uchar_0",
+            "%s_pair = OpConstantComposite %str4 %uchar_65 %uchar_66 %uchar_99 %uchar_0",
+        );
+    let mut words = common::words(&assemble_text(&text, "char-id-0"));
+    // The id of the constant 99, then its one use (in %s_pair) set to 0.
+    let mut at = 5;
+    let mut c99 = None;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        let w = &words[at..at + n];
+        if w[0] & 0xffff == 43 && n == 4 && w[3] == 99 {
+            c99 = Some(w[2]);
+        }
+        if w[0] & 0xffff == 44 {
+            if let Some(k) = w.iter().skip(3).position(|&x| Some(x) == c99) {
+                words[at + 3 + k] = 0;
+            }
+        }
+        at += n;
+    }
+    assert!(c99.is_some());
+    expect_err(common::bytes(&words), "has an undefined character %0");
+}
