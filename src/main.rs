@@ -62,7 +62,8 @@ struct Cli {
     inputs: Vec<String>,
 
     /// Output module ('-' = standard output). Written to a temporary file renamed into place on
-    /// success; an existing non-regular file (/dev/null, a FIFO) is written in place
+    /// success; an existing non-regular file (/dev/null, a FIFO) is written in place. May be the
+    /// input (lowered in place); no other output may name the same file
     #[arg(short, long, value_name = "FILE")]
     output: String,
 
@@ -241,7 +242,79 @@ fn stage(
     Ok(Some(staged))
 }
 
-fn run(cli: &Cli) -> Result<(), Error> {
+/// Why a run failed: a usage error (exit 2) or a processing error (exit 1).
+enum Failure {
+    Usage(String),
+    Error(Error),
+}
+
+impl From<Error> for Failure {
+    fn from(e: Error) -> Self {
+        Failure::Error(e)
+    }
+}
+
+/// The directory entry a path names, resolved but for its last component (`None` when its
+/// directory does not exist, or it exists and is not a regular file or a link to one: such an
+/// output is written in place, or fails on its own).
+fn entry_of(path: &Path) -> Option<PathBuf> {
+    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
+        return None;
+    }
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+}
+
+/// Outputs that would overwrite each other or an input, found before anything is read or
+/// written. Each output is renamed into place over its directory entry, so two outputs naming
+/// one entry would leave one of them (and an error half-way through the renames); a sidecar
+/// naming an input — its entry, or the file that entry links to — would replace the module
+/// with text. The module's own output may replace an input (lowering in place: the input is
+/// read first).
+fn check_outputs(cli: &Cli, inputs: &[String]) -> Result<(), String> {
+    let mut outputs: Vec<(&str, &Path)> = Vec::new();
+    if cli.output != "-" {
+        outputs.push(("-o", Path::new(&cli.output)));
+    }
+    if let Some(p) = &cli.prop {
+        outputs.push(("--prop", p));
+    }
+    if let Some(j) = &cli.json {
+        outputs.push(("--json", j));
+    }
+    let entries: Vec<(&str, &Path, PathBuf)> = outputs
+        .into_iter()
+        .filter_map(|(flag, p)| Some((flag, p, entry_of(p)?)))
+        .collect();
+    for (k, (flag, path, entry)) in entries.iter().enumerate() {
+        if let Some((other, _, _)) = entries[..k].iter().find(|(_, _, e)| e == entry) {
+            return Err(format!(
+                "{other} and {flag} name the same file ({}): each output needs a file of its own",
+                path.display()
+            ));
+        }
+        if *flag == "-o" {
+            continue;
+        }
+        for input in inputs.iter().filter(|i| *i != "-") {
+            let input = Path::new(input);
+            let same = entry_of(input).as_ref() == Some(entry)
+                || std::fs::canonicalize(input).ok().as_ref() == Some(entry);
+            if same {
+                return Err(format!(
+                    "{flag} names the input {}: the sidecar would replace the module",
+                    input.display()
+                ));
+            }
+        }
+    }
+    Ok(())
+}
+
+fn run(cli: &Cli) -> Result<(), Failure> {
     let options = Options {
         mode: match cli.spec_const {
             Mode::Native => SpecConstMode::Native,
@@ -271,6 +344,7 @@ fn run(cli: &Cli) -> Result<(), Error> {
     };
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;
+    check_outputs(cli, &names).map_err(Failure::Usage)?;
     // Not for standard output: a module found malformed while it is copied must not be half-written.
     // Nor for an output that is not a regular file (written in place, see `stage`).
     let special_output = std::fs::metadata(&cli.output).is_ok_and(|m| !m.is_file() && !m.is_dir());
@@ -394,7 +468,11 @@ fn main() -> ExitCode {
     };
     match run(&cli) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+        Err(Failure::Usage(message)) => {
+            eprintln!("error: {message}");
+            ExitCode::from(2)
+        }
+        Err(Failure::Error(e)) => {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }

@@ -610,3 +610,123 @@ fn special_file_outputs_are_written_in_place() {
         .to_string_lossy()
         .ends_with(".tmp")));
 }
+
+/// Two outputs naming one file, or a sidecar naming an input, are usage errors found before
+/// anything is written (each output is renamed into place: one would be lost, and the renames
+/// would fail half-way; a sidecar over an input would replace the module with text). The
+/// module's own output may replace its input: lowering in place.
+#[test]
+fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
+    let dir = tmpdir("same-file");
+    let input = dir.join("in.spv");
+    let bytes = example_bytes();
+    std::fs::write(&input, &bytes).unwrap();
+    let link = dir.join("link.spv");
+    std::os::unix::fs::symlink(&input, &link).unwrap();
+    let p = |name: &str| dir.join(name).display().to_string();
+    let dotted = format!("{}/./x.spv", dir.display());
+    let cases: Vec<(Vec<String>, &str)> = vec![
+        (
+            vec![
+                p("in.spv"),
+                "-o".into(),
+                p("x.spv"),
+                "--prop".into(),
+                p("x.spv"),
+            ],
+            "-o and --prop name the same file",
+        ),
+        (
+            vec![
+                p("in.spv"),
+                "-o".into(),
+                p("x.spv"),
+                "--json".into(),
+                dotted,
+            ],
+            "-o and --json name the same file",
+        ),
+        (
+            vec![
+                p("in.spv"),
+                "-o".into(),
+                p("y.spv"),
+                "--prop".into(),
+                p("z"),
+                "--json".into(),
+                p("z"),
+            ],
+            "--prop and --json name the same file",
+        ),
+        (
+            vec![
+                p("in.spv"),
+                "-o".into(),
+                p("y.spv"),
+                "--prop".into(),
+                p("in.spv"),
+            ],
+            "--prop names the input",
+        ),
+        // The input given through a link: the sidecar names the file it links to.
+        (
+            vec![
+                p("link.spv"),
+                "-o".into(),
+                p("y.spv"),
+                "--json".into(),
+                p("in.spv"),
+            ],
+            "--json names the input",
+        ),
+    ];
+    for (args, expect) in &cases {
+        let out = bin().args(args).arg("--no-validate").output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(2), "{args:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expect),
+            "{args:?}: {stderr}"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(&*dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["in.spv", "link.spv"], "{args:?}: files written");
+        assert_eq!(
+            std::fs::read(&input).unwrap(),
+            bytes,
+            "{args:?}: input changed"
+        );
+    }
+    // In place: the lowered module replaces its input.
+    let expected = dir.join("expected.spv");
+    let st = bin()
+        .arg(&input)
+        .arg("-o")
+        .arg(&expected)
+        .arg("--no-validate")
+        .status()
+        .unwrap();
+    assert!(st.success());
+    let out = bin()
+        .arg(&input)
+        .arg("-o")
+        .arg(&input)
+        .arg("--prop")
+        .arg(dir.join("in.prop"))
+        .arg("--no-validate")
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&input).unwrap(),
+        std::fs::read(&expected).unwrap()
+    );
+    assert_ne!(std::fs::read(&input).unwrap(), bytes);
+}
