@@ -212,7 +212,12 @@ fn stage(
         Error::Write(e) => io(e),
         e => e,
     };
-    if std::fs::metadata(dest).is_ok_and(|m| !m.is_file() && !m.is_dir()) {
+    // (Refused now, not when the temporary is renamed over it: by then an earlier output may
+    // already be in place.)
+    if std::fs::metadata(dest).is_ok_and(|m| m.is_dir()) {
+        return Err(io(std::io::Error::other("is a directory")));
+    }
+    if std::fs::metadata(dest).is_ok_and(|m| !m.is_file()) {
         let file = std::fs::OpenOptions::new()
             .write(true)
             .open(dest)
@@ -230,13 +235,39 @@ fn stage(
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let tmp = dir.join(format!(".{file}.spec-link-{}.tmp", std::process::id()));
-    let staged = Staged {
-        tmp,
-        dest: dest.to_path_buf(),
+    // A name of our own, created here (never truncating a file some other process left or is
+    // writing: a stale temporary of a killed run, or one of another process with the same id
+    // in another PID namespace sharing the directory); `Staged` removes only what it created.
+    let mut attempt = 0u32;
+    let (staged, file) = loop {
+        let suffix = if attempt == 0 {
+            String::new()
+        } else {
+            format!(".{attempt}")
+        };
+        let tmp = dir.join(format!(
+            ".{file}.spec-link-{}{suffix}.tmp",
+            std::process::id()
+        ));
+        match std::fs::OpenOptions::new()
+            .write(true)
+            .create_new(true)
+            .open(&tmp)
+        {
+            Ok(f) => {
+                let staged = Staged {
+                    tmp,
+                    dest: dest.to_path_buf(),
+                };
+                break (staged, f);
+            }
+            Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                attempt += 1
+            }
+            Err(e) => return Err(io(e)),
+        }
     };
-    let mut out =
-        std::io::BufWriter::with_capacity(1 << 20, std::fs::File::create(&staged.tmp).map_err(io)?);
+    let mut out = std::io::BufWriter::with_capacity(1 << 20, file);
     write(&mut out).map_err(write_error)?;
     out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(Some(staged))
@@ -476,5 +507,33 @@ fn main() -> ExitCode {
             eprintln!("error: {e}");
             ExitCode::from(1)
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A temporary name already taken (a stale file of a killed run with this process id) is
+    /// neither truncated nor removed: the output is staged under the next free name.
+    #[test]
+    fn staging_never_truncates_nor_removes_a_file_it_did_not_create() {
+        let dir = std::env::temp_dir().join(format!("spec-link-stage-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        let dest = dir.join("out.spv");
+        let taken = dir.join(format!(".out.spv.spec-link-{}.tmp", std::process::id()));
+        std::fs::write(&taken, b"someone else's").unwrap();
+        let staged = stage(&dest, |w| w.write_all(b"ours").map_err(Error::Write))
+            .unwrap()
+            .unwrap();
+        assert_ne!(staged.tmp, taken);
+        assert_eq!(std::fs::read(&staged.tmp).unwrap(), b"ours");
+        let ours = staged.tmp.clone();
+        drop(staged); // not committed: its own temporary goes, the other file stays
+        assert!(!ours.exists());
+        assert_eq!(std::fs::read(&taken).unwrap(), b"someone else's");
+        assert!(!dest.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -730,3 +730,32 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
     );
     assert_ne!(std::fs::read(&input).unwrap(), bytes);
 }
+
+/// An output naming a directory fails before any output is renamed into place (it used to
+/// fail at its own rename, after `-o`'s file was already there).
+#[test]
+fn an_output_that_is_a_directory_fails_before_anything_is_written() {
+    let dir = tmpdir("dir-output");
+    let input = dir.join("in.spv");
+    std::fs::write(&input, example_bytes()).unwrap();
+    std::fs::create_dir(dir.join("adir")).unwrap();
+    for (flag, last) in [("--prop", true), ("--json", true), ("-o", false)] {
+        let mut cmd = bin();
+        cmd.arg(&input).arg("--no-validate");
+        if last {
+            cmd.arg("-o").arg(dir.join("out.spv"));
+        } else {
+            cmd.arg("--prop").arg(dir.join("out.prop"));
+        }
+        let out = cmd.arg(flag).arg(dir.join("adir")).output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{flag}: {stderr}");
+        assert!(stderr.contains("adir: is a directory"), "{flag}: {stderr}");
+        let mut left: Vec<String> = std::fs::read_dir(&*dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["adir", "in.spv"], "{flag}: files written");
+    }
+}
