@@ -56,15 +56,16 @@ enum Layout {
 #[command(name = "spec-link", version, after_help = EXAMPLES)]
 struct Cli {
     /// SPIR-V modules to read: files, '-' (standard input), or glob patterns that spec-link
-    /// expands itself (sorted; a pattern matching nothing is an error). Several modules are
-    /// linked into one before lowering.
+    /// expands itself (sorted; a pattern matching nothing is an error; an existing file whose
+    /// name holds '*', '?' or '[' is read as it is). Several modules are linked into one before
+    /// lowering.
     #[arg(required = true, value_name = "INPUT")]
     inputs: Vec<String>,
 
     /// Output module ('-' = standard output). Written to a temporary file renamed into place on
     /// success; an existing non-regular file (/dev/null, a FIFO) is written in place. May be the
     /// input (lowered in place); no other output may name the same file
-    #[arg(short, long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
     output: String,
 
     /// How to lower spec constants
@@ -148,11 +149,12 @@ fn read_input(name: &str, lazily: bool) -> Result<Input, Error> {
     Input::open(Path::new(name), lazily)
 }
 
-/// Expands glob patterns (sorted per pattern); plain names and '-' pass through.
+/// Expands glob patterns (sorted per pattern); plain names, existing files and '-' pass through.
 fn expand_inputs(args: &[String]) -> Result<Vec<String>, Error> {
     let mut out = Vec::new();
     for a in args {
-        if a == "-" || !a.contains(['*', '?', '[']) {
+        // (A file whose name holds pattern characters, `k[1].spv`, is taken as it is.)
+        if a == "-" || !a.contains(['*', '?', '[']) || Path::new(a).is_file() {
             out.push(a.clone());
             continue;
         }

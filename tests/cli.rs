@@ -466,6 +466,7 @@ fn usage_errors_exit_2() {
         &["in.spv"][..],
         &["--bogus", "in.spv", "-o", "x"][..],
         &["a", "-o", "b", "--spec-const", "magic"][..],
+        &["a", "-o", ""][..],
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(
@@ -758,4 +759,40 @@ fn an_output_that_is_a_directory_fails_before_anything_is_written() {
         left.sort();
         assert_eq!(left, ["adir", "in.spv"], "{flag}: files written");
     }
+}
+
+/// An existing file whose name holds pattern characters is read as it is, not as a pattern
+/// (which here would match `k1.spv`, a different module).
+#[test]
+fn an_existing_file_named_like_a_pattern_is_read_as_it_is() {
+    let dir = tmpdir("bracket");
+    let bytes = example_bytes();
+    std::fs::write(dir.join("k[1].spv"), &bytes).unwrap();
+    std::fs::write(dir.join("k1.spv"), b"not a module").unwrap();
+    std::fs::write(dir.join("plain.spv"), &bytes).unwrap();
+    let lower = |name: &str, out: &str| {
+        let o = bin()
+            .arg(dir.join(name))
+            .arg("-o")
+            .arg(dir.join(out))
+            .arg("--no-validate")
+            .output()
+            .unwrap();
+        assert!(
+            o.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        std::fs::read(dir.join(out)).unwrap()
+    };
+    assert_eq!(lower("k[1].spv", "a.spv"), lower("plain.spv", "b.spv"));
+    // A pattern naming no existing file is still expanded: here to k1.spv, which is refused.
+    let o = bin()
+        .arg(dir.join("k[1]*.spv"))
+        .arg("-o")
+        .arg(dir.join("c.spv"))
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(1));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("k1.spv"));
 }
