@@ -537,7 +537,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let validating = match options.validation {
         Validation::Never => false,
         Validation::Always => true,
-        Validation::Auto => validate::spirv_val_available(),
+        Validation::Auto => validate::validator_named() || validate::spirv_val_available(),
     };
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
@@ -759,18 +759,22 @@ fn validate_output(
     notes: &mut Vec<String>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
-    match options.validation {
-        Validation::Never => return Ok(None),
-        Validation::Auto if !validate::spirv_val_available() => {
-            notes.push("spirv-val is not on PATH: the output was not validated".into());
+    if matches!(options.validation, Validation::Never) {
+        return Ok(None);
+    }
+    if let Some(why) = validate::unavailable() {
+        let auto = matches!(options.validation, Validation::Auto);
+        if validate::validator_named() {
+            // Asked for by name: never skipped.
+            return Err(Error::Validation(why));
+        }
+        if auto {
+            notes.push(format!("{why}: the output was not validated"));
             return Ok(None);
         }
-        Validation::Always if !validate::spirv_val_available() => {
-            return Err(Error::Validation(
-                "--validate was given but spirv-val is not on PATH (install SPIRV-Tools)".into(),
-            ))
-        }
-        _ => {}
+        return Err(Error::Validation(format!(
+            "--validate was given but {why} (install SPIRV-Tools)"
+        )));
     }
     let module = match &output.0 {
         OutputRepr::Edited(m, _) | OutputRepr::Unchanged(m) => m,

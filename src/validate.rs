@@ -26,14 +26,32 @@ fn validator() -> String {
     std::env::var("SPEC_LINK_SPIRV_VAL").unwrap_or_else(|_| "spirv-val".into())
 }
 
-/// Whether the validator can be run.
-pub fn spirv_val_available() -> bool {
-    Command::new(validator())
+/// Whether `$SPEC_LINK_SPIRV_VAL` names the validator: one asked for by name must run (it is
+/// never skipped as a missing `spirv-val` is by default).
+pub fn validator_named() -> bool {
+    std::env::var_os("SPEC_LINK_SPIRV_VAL").is_some()
+}
+
+/// Why the validator cannot be run, if it cannot.
+pub fn unavailable() -> Option<String> {
+    let v = validator();
+    match Command::new(&v)
         .arg("--version")
         .stdout(Stdio::null())
         .stderr(Stdio::null())
         .status()
-        .is_ok()
+    {
+        Ok(_) => None,
+        Err(e) if validator_named() => Some(format!(
+            "$SPEC_LINK_SPIRV_VAL names {v}, which cannot be run ({e})"
+        )),
+        Err(_) => Some("spirv-val is not on PATH".into()),
+    }
+}
+
+/// Whether the validator can be run.
+pub fn spirv_val_available() -> bool {
+    unavailable().is_none()
 }
 
 /// Validates `bytes`; `Ok(None)` if valid, `Ok(Some(message))` if spirv-val rejects it.
@@ -117,6 +135,15 @@ pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdic
     let Some(out_err) = spirv_val(output, target_env)? else {
         return Ok(Verdict::Valid);
     };
+    // Refused for the environment, not for the module: the input would fail the same way, and
+    // the policy below would pass anything.
+    if out_err.contains("Unrecognized target env") {
+        return Err(Error::Validation(format!(
+            "{} does not know the target environment '{target_env}' (--target-env): {}",
+            validator(),
+            out_err.lines().next().unwrap_or("")
+        )));
+    }
     for input in inputs {
         if let Some(in_err) = spirv_val(input, target_env)? {
             if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {

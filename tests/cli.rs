@@ -459,6 +459,49 @@ fn validate_without_spirv_val_is_an_error() {
     assert!(!dir.join("out.spv").exists());
 }
 
+/// A validator named by `$SPEC_LINK_SPIRV_VAL` must run, even without `--validate` (a missing
+/// `spirv-val` on PATH only skips validation with a note); a target environment spirv-val does
+/// not know is an error, not an error "the input has too" (the policy would then pass anything).
+#[test]
+fn a_named_validator_that_cannot_run_or_an_unknown_target_env_is_an_error() {
+    let dir = tmpdir("validator-named");
+    let inp = dir.join("in.spv");
+    std::fs::write(&inp, example_bytes()).unwrap();
+    let run = |env: Option<&str>, args: &[&str]| {
+        let mut cmd = bin();
+        cmd.arg(&inp).arg("-o").arg(dir.join("out.spv")).args(args);
+        if let Some(v) = env {
+            cmd.env("SPEC_LINK_SPIRV_VAL", v);
+        }
+        let out = cmd.output().unwrap();
+        assert!(!dir.join("out.spv").exists(), "{args:?}: output written");
+        (
+            out.status.code(),
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        )
+    };
+    for args in [&[][..], &["--validate"][..]] {
+        let (code, stderr) = run(Some("/nonexistent/spirv-val"), args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr
+                .contains("$SPEC_LINK_SPIRV_VAL names /nonexistent/spirv-val, which cannot be run"),
+            "{args:?}: {stderr}"
+        );
+    }
+    for args in [
+        &["--target-env", "bogus"][..],
+        &["--validate", "--target-env", "bogus"][..],
+    ] {
+        let (code, stderr) = run(None, args);
+        assert_eq!(code, Some(1), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("does not know the target environment 'bogus'"),
+            "{args:?}: {stderr}"
+        );
+    }
+}
+
 #[test]
 fn usage_errors_exit_2() {
     for args in [
