@@ -73,6 +73,14 @@ fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
     if out.status.success() {
         return Ok(None);
     }
+    if out.status.code().is_none() {
+        // Killed (a crash, or the OOM killer): no verdict on the module, and none to compare.
+        return Err(Error::Validation(format!(
+            "{} did not finish ({}): the output could not be validated",
+            validator(),
+            out.status
+        )));
+    }
     let mut msg = String::from_utf8_lossy(&out.stderr).trim().to_string();
     let stdout = String::from_utf8_lossy(&out.stdout);
     if !stdout.trim().is_empty() {

@@ -489,6 +489,24 @@ fn a_named_validator_that_cannot_run_or_an_unknown_target_env_is_an_error() {
             "{args:?}: {stderr}"
         );
     }
+    // A validator that crashes gives no verdict (and none to compare with the input's).
+    let crash = dir.join("crashing-spirv-val");
+    std::fs::write(
+        &crash,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nkill -SEGV $$\n",
+    )
+    .unwrap();
+    std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&crash)
+        .status()
+        .unwrap();
+    let (code, stderr) = run(crash.to_str(), &[]);
+    assert_eq!(code, Some(1), "{stderr}");
+    assert!(
+        stderr.contains("did not finish") && stderr.contains("SIGSEGV"),
+        "{stderr}"
+    );
     for args in [
         &["--target-env", "bogus"][..],
         &["--validate", "--target-env", "bogus"][..],
