@@ -521,9 +521,39 @@ fn finish(
     let mut seen_imports: IdMap<Vec<u32>, u32> = IdMap::default();
     let mut memory_model: Option<(Vec<u32>, usize)> = None;
     let mut model_errors = Vec::new();
+    // Entry points by execution model and name: a second one is an error (as in spirv-link; the
+    // module would be invalid).
+    let mut entry_points: BTreeMap<(u32, Vec<u8>), usize> = BTreeMap::new();
     for n in 0..insts.len() {
         let w = insts.words(n);
         match sections[n] {
+            Section::EntryPoint => {
+                let Some((name, _)) = w.get(3..).and_then(inst::read_string) else {
+                    continue;
+                };
+                let model = w.get(1).copied().unwrap_or(u32::MAX);
+                let k = insts.input(n);
+                if let Some(&first) = entry_points.get(&(model, name.clone())) {
+                    let (a, b) = (inputs[first].name, inputs[k].name);
+                    let by = if first == k {
+                        format!("twice by {a}")
+                    } else if a == b {
+                        format!("by inputs {} and {} (both {a})", first + 1, k + 1)
+                    } else {
+                        format!("by {a} and by {b}")
+                    };
+                    model_errors.push(format!(
+                        "entry point \"{}\" ({}) is defined {by}",
+                        String::from_utf8_lossy(&name),
+                        spirv::ExecutionModel::from_u32(model).map_or_else(
+                            || format!("execution model {model}"),
+                            |m| format!("{m:?}")
+                        )
+                    ));
+                } else {
+                    entry_points.insert((model, name), k);
+                }
+            }
             Section::Capability if !seen_caps.insert(w.get(1).copied()) => {
                 drop.insert(n);
             }

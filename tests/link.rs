@@ -821,6 +821,7 @@ fn nonsemantic_debug_info_links() {
 /// | link-type-mismatch | error "Type mismatch on symbol "helper" between imported variable/function %2 and exported variable/function %11." | — |
 /// | link-unresolved | error "Unresolved external reference to "missing"." | — |
 /// | link-pointee-mismatch | error "Type mismatch on symbol "fill" …" (no pointer-mismatch option in v2023.1) | — ours links it |
+/// | link-duplicate-entry-point | error "The entry point "K", with execution model Kernel, was already defined." | — ours: error naming both files (added in session 8: before, ours linked it and only spirv-val caught it) |
 /// | link-version (1.2 + 1.4) | error "Conflicting SPIR-V versions: 1.2 (input modules 1 through 1) vs 1.4 (input module 2)." | — ours links it (1.4) |
 #[test]
 fn spirv_link_comparison() {

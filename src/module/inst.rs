@@ -53,8 +53,6 @@ pub fn string_words(s: &[u8]) -> Vec<u32> {
         .collect()
 }
 
-/// Reads a literal string starting at `words[0]`; returns the bytes (without NUL) and the number of
-/// words it occupies, or `None` when no NUL terminates it inside `words`.
 /// Number of words of the nul-terminated string at the start of `words` (`None` if unterminated),
 /// without copying it.
 pub fn string_len(words: &[u32]) -> Option<usize> {
@@ -64,6 +62,8 @@ pub fn string_len(words: &[u32]) -> Option<usize> {
         .map(|i| i + 1)
 }
 
+/// Reads a literal string starting at `words[0]`; returns the bytes (without NUL) and the number of
+/// words it occupies, or `None` when no NUL terminates it inside `words`.
 pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
     let mut out = Vec::new();
     for (i, w) in words.iter().enumerate() {
