@@ -857,3 +857,60 @@ fn an_existing_file_named_like_a_pattern_is_read_as_it_is() {
     assert_eq!(o.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&o.stderr).contains("k1.spv"));
 }
+
+/// A run ended by SIGTERM or SIGINT leaves no temporary behind, and dies of the signal. The
+/// run is held after `-o`'s temporary is written: `--json` names a FIFO nobody reads, whose
+/// opening blocks.
+#[test]
+fn a_signal_removes_the_temporaries() {
+    use std::os::unix::process::ExitStatusExt;
+    let dir = tmpdir("signal");
+    let input = dir.join("in.spv");
+    std::fs::write(&input, example_bytes()).unwrap();
+    let fifo = dir.join("json.fifo");
+    let mk = Command::new("mkfifo").arg(&fifo).status();
+    assert!(
+        mk.is_ok_and(|s| s.success()),
+        "mkfifo (coreutils) is needed by this test"
+    );
+    let temporaries = || -> Vec<String> {
+        std::fs::read_dir(&*dir)
+            .unwrap()
+            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+            .filter(|n| n.ends_with(".tmp"))
+            .collect()
+    };
+    // (Linux's numbers.)
+    for (signal, name) in [(15, "TERM"), (2, "INT")] {
+        let mut child = bin()
+            .arg(&input)
+            .arg("-o")
+            .arg(dir.join("out.spv"))
+            .arg("--json")
+            .arg(&fifo)
+            .arg("--no-validate")
+            .spawn()
+            .unwrap();
+        let start = std::time::Instant::now();
+        while temporaries().is_empty() {
+            assert!(
+                start.elapsed() < std::time::Duration::from_secs(20),
+                "no temporary appeared"
+            );
+            std::thread::sleep(std::time::Duration::from_millis(10));
+        }
+        let kill = Command::new("kill")
+            .arg(format!("-{name}"))
+            .arg(child.id().to_string())
+            .status()
+            .unwrap();
+        assert!(kill.success());
+        let status = child.wait().unwrap();
+        assert_eq!(status.signal(), Some(signal), "{name}: {status:?}");
+        assert!(temporaries().is_empty(), "{name}: left {:?}", temporaries());
+        assert!(
+            !dir.join("out.spv").exists(),
+            "{name}: output renamed into place"
+        );
+    }
+}
