@@ -179,11 +179,6 @@ fn expand_inputs(args: &[String]) -> Result<Vec<String>, Error> {
         matched.sort();
         out.extend(matched);
     }
-    if out.iter().filter(|a| *a == "-").count() > 1 {
-        return Err(Error::Unsupported(
-            "standard input ('-') can be read only once".into(),
-        ));
-    }
     Ok(out)
 }
 
@@ -394,13 +389,16 @@ fn entry_of(path: &Path) -> Option<PathBuf> {
     Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
 }
 
-/// Outputs that would overwrite each other or an input, found before anything is read or
-/// written. Each output is renamed into place over its directory entry, so two outputs naming
+/// Arguments that cannot work together, found before anything is read or written: standard
+/// input named twice, and outputs that would overwrite each other or an input. Each output is renamed into place over its directory entry, so two outputs naming
 /// one entry would leave one of them (and an error half-way through the renames); a sidecar
 /// naming an input — its entry, or the file that entry links to — would replace the module
 /// with text. The module's own output may replace an input (lowering in place: the input is
 /// read first).
-fn check_outputs(cli: &Cli, inputs: &[String]) -> Result<(), String> {
+fn check_arguments(cli: &Cli, inputs: &[String]) -> Result<(), String> {
+    if inputs.iter().filter(|a| *a == "-").count() > 1 {
+        return Err("standard input ('-') can be read only once".into());
+    }
     let mut outputs: Vec<(&str, &Path)> = Vec::new();
     if cli.output != "-" {
         outputs.push(("-o", Path::new(&cli.output)));
@@ -470,7 +468,7 @@ fn run(cli: &Cli) -> Result<(), Failure> {
     };
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;
-    check_outputs(cli, &names).map_err(Failure::Usage)?;
+    check_arguments(cli, &names).map_err(Failure::Usage)?;
     // Not for standard output: a module found malformed while it is copied must not be half-written.
     // Nor for an output that is not a regular file (written in place, see `stage`).
     let special_output = std::fs::metadata(&cli.output).is_ok_and(|m| !m.is_file() && !m.is_dir());

@@ -528,6 +528,7 @@ fn usage_errors_exit_2() {
         &["--bogus", "in.spv", "-o", "x"][..],
         &["a", "-o", "b", "--spec-const", "magic"][..],
         &["a", "-o", ""][..],
+        &["-", "-", "-o", "b"][..],
     ] {
         let out = bin().args(args).output().unwrap();
         assert_eq!(
