@@ -315,6 +315,7 @@ fn stage(
         out.into_inner().map_err(|e| io(e.into_error()))?;
         return Ok(None);
     }
+    let dest = &replaced_by(dest);
     let dir = dest
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
@@ -375,26 +376,41 @@ impl From<Error> for Failure {
     }
 }
 
-/// The directory entry a path names, resolved but for its last component (`None` when its
-/// directory does not exist, or it exists and is not a regular file or a link to one: such an
-/// output is written in place, or fails on its own).
-fn entry_of(path: &Path) -> Option<PathBuf> {
-    if std::fs::metadata(path).is_ok_and(|m| !m.is_file()) {
-        return None;
+/// The path an output written to `dest` is renamed over: `dest`, or the regular file a symbolic
+/// link `dest` leads to — the link stays a link, as when `cp` or `spirv-opt` write through it.
+fn replaced_by(dest: &Path) -> PathBuf {
+    let is_link = std::fs::symlink_metadata(dest).is_ok_and(|m| m.file_type().is_symlink());
+    if is_link && std::fs::metadata(dest).is_ok_and(|m| m.is_file()) {
+        if let Ok(target) = std::fs::canonicalize(dest) {
+            return target;
+        }
     }
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
-    Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+    dest.to_path_buf()
+}
+
+/// The directory entry an output at `path` replaces, or an input at `path` is read from, as one
+/// canonical path (`None` when its directory does not exist, or it exists and is not a regular
+/// file or a link to one: such an output is written in place, or fails on its own).
+fn entry_of(path: &Path) -> Option<PathBuf> {
+    match std::fs::metadata(path) {
+        Ok(m) if m.is_file() => std::fs::canonicalize(path).ok(),
+        Ok(_) => None,
+        // Not there (or a dangling link, which is replaced itself): its directory, resolved.
+        Err(_) => {
+            let dir = path
+                .parent()
+                .filter(|p| !p.as_os_str().is_empty())
+                .unwrap_or(Path::new("."));
+            Some(std::fs::canonicalize(dir).ok()?.join(path.file_name()?))
+        }
+    }
 }
 
 /// Arguments that cannot work together, found before anything is read or written: standard
-/// input named twice, and outputs that would overwrite each other or an input. Each output is renamed into place over its directory entry, so two outputs naming
-/// one entry would leave one of them (and an error half-way through the renames); a sidecar
-/// naming an input — its entry, or the file that entry links to — would replace the module
-/// with text. The module's own output may replace an input (lowering in place: the input is
-/// read first).
+/// input named twice, and outputs that would overwrite each other or an input. Two outputs
+/// replacing one file would leave one of them (and an error half-way through the renames); a
+/// sidecar replacing an input would turn the module into text. The module's own output may
+/// replace an input (lowering in place: the input is read first).
 fn check_arguments(cli: &Cli, inputs: &[String]) -> Result<(), String> {
     if inputs.iter().filter(|a| *a == "-").count() > 1 {
         return Err("standard input ('-') can be read only once".into());
@@ -425,9 +441,7 @@ fn check_arguments(cli: &Cli, inputs: &[String]) -> Result<(), String> {
         }
         for input in inputs.iter().filter(|i| *i != "-") {
             let input = Path::new(input);
-            let same = entry_of(input).as_ref() == Some(entry)
-                || std::fs::canonicalize(input).ok().as_ref() == Some(entry);
-            if same {
+            if entry_of(input).as_ref() == Some(entry) {
                 return Err(format!(
                     "{flag} names the input {}: the sidecar would replace the module",
                     input.display()

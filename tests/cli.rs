@@ -742,6 +742,17 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
             ],
             "--json names the input",
         ),
+        // A sidecar through a link to the input: written through the link, it would replace it.
+        (
+            vec![
+                p("in.spv"),
+                "-o".into(),
+                p("y.spv"),
+                "--prop".into(),
+                p("link.spv"),
+            ],
+            "--prop names the input",
+        ),
     ];
     for (args, expect) in &cases {
         let out = bin().args(args).arg("--no-validate").output().unwrap();
@@ -914,4 +925,42 @@ fn a_signal_removes_the_temporaries() {
             "{name}: output renamed into place"
         );
     }
+}
+
+/// An output that is a symbolic link to a file is written through it: the file it leads to is
+/// replaced, and the link stays a link (as with `cp` or `spirv-opt`).
+#[test]
+fn an_output_through_a_symbolic_link_replaces_the_file_it_leads_to() {
+    let dir = tmpdir("output-link");
+    let input = dir.join("in.spv");
+    std::fs::write(&input, example_bytes()).unwrap();
+    std::fs::create_dir(dir.join("real")).unwrap();
+    let target = dir.join("real/out.spv");
+    std::fs::write(&target, b"old").unwrap();
+    let link = dir.join("out.spv");
+    std::os::unix::fs::symlink("real/out.spv", &link).unwrap();
+    let plain = dir.join("plain.spv");
+    for out in [&plain, &link] {
+        let o = bin()
+            .arg(&input)
+            .arg("-o")
+            .arg(out)
+            .arg("--no-validate")
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    }
+    assert!(std::fs::symlink_metadata(&link)
+        .unwrap()
+        .file_type()
+        .is_symlink());
+    assert_eq!(
+        std::fs::read(&target).unwrap(),
+        std::fs::read(&plain).unwrap()
+    );
+    let left: Vec<String> = std::fs::read_dir(dir.join("real"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, ["out.spv"], "temporaries left beside the target");
 }
