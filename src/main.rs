@@ -320,10 +320,20 @@ fn stage(
         .parent()
         .filter(|p| !p.as_os_str().is_empty())
         .unwrap_or(Path::new("."));
-    let file = dest
+    let mut file = dest
         .file_name()
         .map(|f| f.to_string_lossy().into_owned())
         .unwrap_or_default();
+    // The temporary's name must fit where the output's does (255 bytes on most file systems):
+    // a long name is cut (its beginning still says whose temporary it is).
+    const KEEP: usize = 200;
+    if file.len() > KEEP {
+        let mut end = KEEP;
+        while !file.is_char_boundary(end) {
+            end -= 1;
+        }
+        file.truncate(end);
+    }
     // A name of our own, created here (never truncating a file some other process left or is
     // writing: a stale temporary of a killed run, or one of another process with the same id
     // in another PID namespace sharing the directory); `Staged` removes only what it created.
@@ -642,6 +652,27 @@ mod tests {
         assert!(!ours.exists());
         assert_eq!(std::fs::read(&taken).unwrap(), b"someone else's");
         assert!(!dest.exists());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    /// An output whose name is as long as a file name may be still gets a temporary (one named
+    /// after the whole name would be too long), and commits.
+    #[test]
+    fn a_long_output_name_still_gets_a_temporary() {
+        let dir = std::env::temp_dir().join(format!("spec-link-long-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        std::fs::create_dir_all(&dir).unwrap();
+        // 255 bytes, two-byte characters after the first (the cut must fall between them).
+        let name = format!("x{}", "é".repeat(127));
+        assert_eq!(name.len(), 255);
+        let dest = dir.join(&name);
+        let staged = stage(&dest, |w| w.write_all(b"ours").map_err(Error::Write))
+            .unwrap()
+            .unwrap();
+        std::fs::rename(&staged.tmp, &staged.dest).unwrap();
+        drop(staged);
+        assert_eq!(std::fs::read(&dest).unwrap(), b"ours");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 1);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
