@@ -65,4 +65,22 @@ pub enum Error {
     Unsupported(String),
 }
 
+impl Error {
+    /// The error as separate messages: one per error gathered in [`Error::Markers`] and
+    /// [`Error::Link`] (each with the file of an enclosing [`Error::InFile`]), else the one
+    /// message (which may span lines, such as spirv-val's report). The command line prints each
+    /// as its own `error: …` line.
+    pub fn messages(&self) -> Vec<String> {
+        match self {
+            Error::Markers(v) | Error::Link(v) => v.clone(),
+            Error::InFile { file, source } => source
+                .messages()
+                .into_iter()
+                .map(|m| format!("{file}: {m}"))
+                .collect(),
+            e => vec![e.to_string()],
+        }
+    }
+}
+
 pub type Result<T> = std::result::Result<T, Error>;

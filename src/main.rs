@@ -622,7 +622,18 @@ fn main() -> ExitCode {
             ExitCode::from(2)
         }
         Err(Failure::Error(e)) => {
-            eprintln!("error: {e}");
+            // Gathered errors one per line, each marked; the first of a flood are enough.
+            const SHOWN: usize = 100;
+            let messages = e.messages();
+            for m in messages.iter().take(SHOWN) {
+                eprintln!("error: {m}");
+            }
+            if messages.len() > SHOWN {
+                eprintln!(
+                    "error: … and {} more errors of this kind (the first {SHOWN} are shown)",
+                    messages.len() - SHOWN
+                );
+            }
             ExitCode::from(1)
         }
     }

@@ -964,3 +964,39 @@ fn an_output_through_a_symbolic_link_replaces_the_file_it_leads_to() {
         .collect();
     assert_eq!(left, ["out.spv"], "temporaries left beside the target");
 }
+
+/// Gathered errors are printed one per `error:` line, the file named on each; a flood stops
+/// after the first 100 with a count of the rest.
+#[test]
+fn gathered_errors_are_one_per_line_and_a_flood_is_cut() {
+    let dir = tmpdir("flood");
+    const EXTRA: usize = 150;
+    let calls: String = (0..EXTRA)
+        .map(|k| format!("%extra{k} = OpFunctionCall %uint %get_int %c0 %c2 %null\n"))
+        .collect();
+    let call = "%value = OpFunctionCall %uint %get_int %c0 %c2 %null";
+    let text = example_text()
+        .replace(
+            "%c0 = OpBitcast %ptr_Generic_uchar %usid_int",
+            "%c0 = OpBitcast %ptr_Generic_uchar %null",
+        )
+        .replace(call, &format!("{calls}{call}"));
+    assert!(text.contains("%extra149 = OpFunctionCall"));
+    let out = run_with_outputs(&assemble_text(&text, &dir), &dir, &["--no-validate"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1));
+    let lines: Vec<&str> = stderr.lines().collect();
+    assert_eq!(lines.len(), 101, "{stderr}");
+    assert!(
+        lines[..100].iter().all(|l| l.starts_with("error: ")
+            && l.contains("input.spv")
+            && l.contains("does not resolve to a constant global")),
+        "{stderr}"
+    );
+    // The calls through %c0: the extra ones and the original.
+    assert!(
+        lines[100].contains(&format!("and {} more errors", EXTRA + 1 - 100)),
+        "{}",
+        lines[100]
+    );
+}
