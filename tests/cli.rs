@@ -15,6 +15,16 @@ fn tmpdir(name: &str) -> common::Scratch {
     common::Scratch::new(&format!("spec-link-cli-{}-{name}", std::process::id()))
 }
 
+/// The names in `dir`, sorted.
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut names: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    names
+}
+
 fn example_text() -> String {
     std::fs::read_to_string(common::repo().join("testdata/readme-example/input.spvasm")).unwrap()
 }
@@ -762,12 +772,11 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
             stderr.starts_with("error: ") && stderr.contains(expect),
             "{args:?}: {stderr}"
         );
-        let mut left: Vec<String> = std::fs::read_dir(&*dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["in.spv", "link.spv"], "{args:?}: files written");
+        assert_eq!(
+            files_in(&dir),
+            ["in.spv", "link.spv"],
+            "{args:?}: files written"
+        );
         assert_eq!(
             std::fs::read(&input).unwrap(),
             bytes,
@@ -825,12 +834,7 @@ fn an_output_that_is_a_directory_fails_before_anything_is_written() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert_eq!(out.status.code(), Some(1), "{flag}: {stderr}");
         assert!(stderr.contains("adir: is a directory"), "{flag}: {stderr}");
-        let mut left: Vec<String> = std::fs::read_dir(&*dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-            .collect();
-        left.sort();
-        assert_eq!(left, ["adir", "in.spv"], "{flag}: files written");
+        assert_eq!(files_in(&dir), ["adir", "in.spv"], "{flag}: files written");
     }
 }
 
@@ -886,9 +890,8 @@ fn a_signal_removes_the_temporaries() {
         "mkfifo (coreutils) is needed by this test"
     );
     let temporaries = || -> Vec<String> {
-        std::fs::read_dir(&*dir)
-            .unwrap()
-            .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        files_in(&dir)
+            .into_iter()
             .filter(|n| n.ends_with(".tmp"))
             .collect()
     };
@@ -958,11 +961,11 @@ fn an_output_through_a_symbolic_link_replaces_the_file_it_leads_to() {
         std::fs::read(&target).unwrap(),
         std::fs::read(&plain).unwrap()
     );
-    let left: Vec<String> = std::fs::read_dir(dir.join("real"))
-        .unwrap()
-        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
-        .collect();
-    assert_eq!(left, ["out.spv"], "temporaries left beside the target");
+    assert_eq!(
+        files_in(&dir.join("real")),
+        ["out.spv"],
+        "temporaries left beside the target"
+    );
 }
 
 /// Gathered errors are printed one per `error:` line, the file named on each; a flood stops
