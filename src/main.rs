@@ -446,20 +446,48 @@ fn check_arguments(cli: &Cli, inputs: &[String]) -> Result<(), String> {
                 path.display()
             ));
         }
-        if *flag == "-o" {
+    }
+    // A sidecar that is (or leads to) an existing file, compared with each input by identity:
+    // one `stat` an input, and none at all when no sidecar exists yet (a link may have 9,000
+    // inputs).
+    let sidecars: Vec<(&str, FileId)> = entries
+        .iter()
+        .filter(|(flag, _, _)| *flag != "-o")
+        .filter_map(|(flag, path, _)| Some((*flag, file_id(path)?)))
+        .collect();
+    if sidecars.is_empty() {
+        return Ok(());
+    }
+    for input in inputs.iter().filter(|i| *i != "-") {
+        let Some(id) = file_id(Path::new(input)) else {
             continue;
-        }
-        for input in inputs.iter().filter(|i| *i != "-") {
-            let input = Path::new(input);
-            if entry_of(input).as_ref() == Some(entry) {
-                return Err(format!(
-                    "{flag} names the input {}: the sidecar would replace the module",
-                    input.display()
-                ));
-            }
+        };
+        if let Some((flag, _)) = sidecars.iter().find(|(_, s)| *s == id) {
+            return Err(format!(
+                "{flag} names the input {input}: the sidecar would replace the module"
+            ));
         }
     }
     Ok(())
+}
+
+/// Which file a path leads to (following links), when it is a regular file.
+#[cfg(unix)]
+type FileId = (u64, u64);
+#[cfg(not(unix))]
+type FileId = PathBuf;
+
+#[cfg(unix)]
+fn file_id(path: &Path) -> Option<FileId> {
+    use std::os::unix::fs::MetadataExt;
+    let m = std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    Some((m.dev(), m.ino()))
+}
+
+#[cfg(not(unix))]
+fn file_id(path: &Path) -> Option<FileId> {
+    std::fs::metadata(path).ok().filter(|m| m.is_file())?;
+    std::fs::canonicalize(path).ok()
 }
 
 fn run(cli: &Cli) -> Result<(), Failure> {
