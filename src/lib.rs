@@ -534,11 +534,17 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     };
     // Pass-through: a single module that names no marker is written back unchanged, unindexed,
     // in every mode (its sidecars are empty: emulation lists kernels only when it lowers calls).
+    // Whether the validator can run is found out once (it spawns it).
+    let missing_validator = match options.validation {
+        Validation::Never => None,
+        Validation::Always | Validation::Auto => validate::unavailable(),
+    };
     let validating = match options.validation {
         Validation::Never => false,
         Validation::Always => true,
-        Validation::Auto => validate::validator_named() || validate::spirv_val_available(),
+        Validation::Auto => validate::validator_named() || missing_validator.is_none(),
     };
+    let missing_validator = missing_validator.as_deref();
     // An input read lazily is not even read further, unless the output is to be validated.
     if let [one] = inputs.as_mut_slice() {
         if options.pass_through && !validating {
@@ -547,7 +553,15 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
                     let output = ModuleOutput(OutputRepr::Streamed(std::cell::RefCell::new(Some(
                         (one.name.clone(), prefix),
                     ))));
-                    return pass_through(output, &inputs, false, options, numbering, timings);
+                    return pass_through(
+                        output,
+                        &inputs,
+                        false,
+                        options,
+                        missing_validator,
+                        numbering,
+                        timings,
+                    );
                 }
                 other => one.data = other,
             }
@@ -563,7 +577,15 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     if link_report.is_none() && options.pass_through && !markers::may_have_markers(&module) {
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
-        return pass_through(output, &inputs, kernel, options, numbering, timings);
+        return pass_through(
+            output,
+            &inputs,
+            kernel,
+            options,
+            missing_validator,
+            numbering,
+            timings,
+        );
     }
     let mut module = module;
     let index = Index::build(&module).map_err(wrap)?;
@@ -650,8 +672,15 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     let sections = (index.names_end, index.annotation_end, index.globals_end);
     let input_released = module.releases_input();
     let output = ModuleOutput(OutputRepr::Edited(Box::new(module), sections));
-    let validated_with =
-        validate_output(&output, &inputs, kernel, options, &mut notes, &mut warnings)?;
+    let validated_with = validate_output(
+        &output,
+        &inputs,
+        kernel,
+        options,
+        missing_validator,
+        &mut notes,
+        &mut warnings,
+    )?;
     lap("validate", &mut timings);
     let mut out = Output {
         module: output,
@@ -678,6 +707,7 @@ fn pass_through(
     inputs: &[Input],
     kernel: bool,
     options: &Options,
+    missing_validator: Option<&str>,
     numbering: specmap::Numbering,
     mut timings: Vec<(&'static str, std::time::Duration)>,
 ) -> Result<Output> {
@@ -685,8 +715,15 @@ fn pass_through(
     let clock = std::time::Instant::now();
     let mut notes = Vec::new();
     let mut warnings = Vec::new();
-    let validated_with =
-        validate_output(&output, inputs, kernel, options, &mut notes, &mut warnings)?;
+    let validated_with = validate_output(
+        &output,
+        inputs,
+        kernel,
+        options,
+        missing_validator,
+        &mut notes,
+        &mut warnings,
+    )?;
     timings.push(("validate", clock.elapsed()));
     let mut out = Output {
         module: output,
@@ -756,17 +793,18 @@ fn validate_output(
     inputs: &[Input],
     kernel: bool,
     options: &Options,
+    missing_validator: Option<&str>,
     notes: &mut Vec<String>,
     warnings: &mut Vec<String>,
 ) -> Result<Option<String>> {
     if matches!(options.validation, Validation::Never) {
         return Ok(None);
     }
-    if let Some(why) = validate::unavailable() {
+    if let Some(why) = missing_validator {
         let auto = matches!(options.validation, Validation::Auto);
         if validate::validator_named() {
             // Asked for by name: never skipped.
-            return Err(Error::Validation(why));
+            return Err(Error::Validation(why.into()));
         }
         if auto {
             notes.push(format!("{why}: the output was not validated"));

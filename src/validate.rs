@@ -49,11 +49,6 @@ pub fn unavailable() -> Option<String> {
     }
 }
 
-/// Whether the validator can be run.
-pub fn spirv_val_available() -> bool {
-    unavailable().is_none()
-}
-
 /// Validates `bytes`; `Ok(None)` if valid, `Ok(Some(message))` if spirv-val rejects it.
 fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
     let mut child = Command::new(validator())

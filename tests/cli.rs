@@ -812,6 +812,11 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
         std::fs::read(&expected).unwrap()
     );
     assert_ne!(std::fs::read(&input).unwrap(), bytes);
+    common::spirv_val(
+        &std::fs::read(&input).unwrap(),
+        "spv1.4",
+        "the module lowered in place",
+    );
 }
 
 /// An output naming a directory fails before any output is renamed into place (it used to
@@ -860,7 +865,9 @@ fn an_existing_file_named_like_a_pattern_is_read_as_it_is() {
             "{name}: {}",
             String::from_utf8_lossy(&o.stderr)
         );
-        std::fs::read(dir.join(out)).unwrap()
+        let module = std::fs::read(dir.join(out)).unwrap();
+        common::spirv_val(&module, "spv1.4", name);
+        module
     };
     assert_eq!(lower("k[1].spv", "a.spv"), lower("plain.spv", "b.spv"));
     // A pattern naming no existing file is still expanded: here to k1.spv, which is refused.
@@ -895,8 +902,7 @@ fn a_signal_removes_the_temporaries() {
             .filter(|n| n.ends_with(".tmp"))
             .collect()
     };
-    // (Linux's numbers.)
-    for (signal, name) in [(15, "TERM"), (2, "INT")] {
+    for (signal, name) in [(libc::SIGTERM, "TERM"), (libc::SIGINT, "INT")] {
         let mut child = bin()
             .arg(&input)
             .arg("-o")
@@ -914,12 +920,9 @@ fn a_signal_removes_the_temporaries() {
             );
             std::thread::sleep(std::time::Duration::from_millis(10));
         }
-        let kill = Command::new("kill")
-            .arg(format!("-{name}"))
-            .arg(child.id().to_string())
-            .status()
-            .unwrap();
-        assert!(kill.success());
+        // SAFETY: sends a signal to the child, which has not been waited for (its pid is live).
+        let sent = unsafe { libc::kill(child.id() as libc::pid_t, signal) };
+        assert_eq!(sent, 0, "{name}: kill failed");
         let status = child.wait().unwrap();
         assert_eq!(status.signal(), Some(signal), "{name}: {status:?}");
         assert!(temporaries().is_empty(), "{name}: left {:?}", temporaries());
@@ -960,6 +963,11 @@ fn an_output_through_a_symbolic_link_replaces_the_file_it_leads_to() {
     assert_eq!(
         std::fs::read(&target).unwrap(),
         std::fs::read(&plain).unwrap()
+    );
+    common::spirv_val(
+        &std::fs::read(&target).unwrap(),
+        "spv1.4",
+        "the output written through a link",
     );
     assert_eq!(
         files_in(&dir.join("real")),

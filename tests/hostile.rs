@@ -323,6 +323,11 @@ fn long_symbolic_ids_with_characters_of_their_own_decode_exactly() {
         .map(|c| &c.symbolic_id.0[..])
         .collect();
     assert_eq!(ids, [&expect_fwd[..], &expect_rev[..]]);
+    common::spirv_val(
+        &out.module.to_bytes().unwrap(),
+        "spv1.4",
+        "the module with long symbolic IDs",
+    );
 }
 
 #[test]
