@@ -25,6 +25,25 @@ fn files_in(dir: &Path) -> Vec<String> {
     names
 }
 
+/// Runs `spec-link INPUT -o OUT --no-validate EXTRA…` and requires success.
+fn lower_ok(input: &Path, out: &Path, extra: &[&str]) {
+    let o = bin()
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .arg("--no-validate")
+        .args(extra)
+        .output()
+        .unwrap();
+    assert!(
+        o.status.success(),
+        "{} -o {}: {}",
+        input.display(),
+        out.display(),
+        String::from_utf8_lossy(&o.stderr)
+    );
+}
+
 fn example_text() -> String {
     std::fs::read_to_string(common::repo().join("testdata/readme-example/input.spvasm")).unwrap()
 }
@@ -621,14 +640,7 @@ fn special_file_outputs_are_written_in_place() {
     let input = dir.join("in.spv");
     std::fs::write(&input, example_bytes()).unwrap();
     let regular = dir.join("out.spv");
-    let st = bin()
-        .arg(&input)
-        .arg("-o")
-        .arg(&regular)
-        .arg("--no-validate")
-        .status()
-        .unwrap();
-    assert!(st.success());
+    lower_ok(&input, &regular, &[]);
     let expected = std::fs::read(&regular).unwrap();
 
     let out = bin()
@@ -785,28 +797,9 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
     }
     // In place: the lowered module replaces its input.
     let expected = dir.join("expected.spv");
-    let st = bin()
-        .arg(&input)
-        .arg("-o")
-        .arg(&expected)
-        .arg("--no-validate")
-        .status()
-        .unwrap();
-    assert!(st.success());
-    let out = bin()
-        .arg(&input)
-        .arg("-o")
-        .arg(&input)
-        .arg("--prop")
-        .arg(dir.join("in.prop"))
-        .arg("--no-validate")
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    lower_ok(&input, &expected, &[]);
+    let prop = dir.join("in.prop").display().to_string();
+    lower_ok(&input, &input, &["--prop", &prop]);
     assert_eq!(
         std::fs::read(&input).unwrap(),
         std::fs::read(&expected).unwrap()
@@ -853,18 +846,7 @@ fn an_existing_file_named_like_a_pattern_is_read_as_it_is() {
     std::fs::write(dir.join("k1.spv"), b"not a module").unwrap();
     std::fs::write(dir.join("plain.spv"), &bytes).unwrap();
     let lower = |name: &str, out: &str| {
-        let o = bin()
-            .arg(dir.join(name))
-            .arg("-o")
-            .arg(dir.join(out))
-            .arg("--no-validate")
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{name}: {}",
-            String::from_utf8_lossy(&o.stderr)
-        );
+        lower_ok(&dir.join(name), &dir.join(out), &[]);
         let module = std::fs::read(dir.join(out)).unwrap();
         common::spirv_val(&module, "spv1.4", name);
         module
@@ -947,14 +929,7 @@ fn an_output_through_a_symbolic_link_replaces_the_file_it_leads_to() {
     std::os::unix::fs::symlink("real/out.spv", &link).unwrap();
     let plain = dir.join("plain.spv");
     for out in [&plain, &link] {
-        let o = bin()
-            .arg(&input)
-            .arg("-o")
-            .arg(out)
-            .arg("--no-validate")
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        lower_ok(&input, out, &[]);
     }
     assert!(std::fs::symlink_metadata(&link)
         .unwrap()
