@@ -443,7 +443,8 @@ impl Module {
     /// Writes the edited module in its byte order. `names_end`, `annotation_end` and
     /// `globals_end` are the instruction indices before which appended names, annotations and
     /// globals go (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
-    /// Untouched runs of instructions are copied as one slice; nothing is built in memory.
+    /// Untouched runs of instructions are written as one piece each, straight from the input
+    /// (gathered into vectored writes, see [`Gather`]); nothing is built in memory.
     pub fn write_to<W: std::io::Write>(
         &self,
         out: &mut W,
@@ -468,10 +469,16 @@ impl Module {
         let mut header = [0u32; HEADER_WORDS];
         header.copy_from_slice(&self.words[..HEADER_WORDS]);
         header[3] = self.bound;
-        self.write_words(out, &header)?;
+        let mut out = Gather {
+            module: self,
+            out,
+            pending: Vec::new(),
+            behind: ReleaseBehind::default(),
+            read_to: 0,
+        };
+        out.push(&header, None)?;
         // (From the start: the header and the first run are written first.)
-        let mut behind = ReleaseBehind::default();
-        behind.passed(self, 0);
+        out.behind.passed(self, 0);
         let mut next = 0; // first instruction not yet written
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
@@ -480,32 +487,31 @@ impl Module {
                     .insts
                     .get(stop)
                     .map_or(self.words.len(), |&r| r as usize);
-                self.write_words(out, &self.words[from..to])?;
-                behind.passed(self, to);
+                out.push(&self.words[from..to], Some(to))?;
                 next = stop;
             }
             if stop == next {
                 if stop == names_end {
-                    self.write_words(out, &self.appended_names)?;
+                    out.push(&self.appended_names, None)?;
                 }
                 if stop == annotation_end {
-                    self.write_words(out, &self.appended_annotations)?;
+                    out.push(&self.appended_annotations, None)?;
                 }
                 if stop == globals_end {
-                    self.write_words(out, &self.appended_globals)?;
+                    out.push(&self.appended_globals, None)?;
                 }
                 if stop < self.insts.len() && self.edited.get(stop) {
                     // Removed (most edits): nothing to look up.
                     if !self.removed.get(stop) {
                         if let Some(&(start, len)) = self.replaced.get(&stop) {
-                            self.write_words(out, &self.replacement_words[start..start + len])?;
+                            out.push(&self.replacement_words[start..start + len], None)?;
                         }
                     }
                     next = stop + 1;
                 }
             }
         }
-        Ok(())
+        out.flush()
     }
 
     /// Writes words in the module's byte order, through a small buffer.
@@ -535,6 +541,78 @@ impl Module {
             out.write_all(bytes)?;
         }
         Ok(())
+    }
+}
+
+/// The pieces of an output module (slices of the input, of the replacements and of what was
+/// appended), written a batch at a time with one vectored write each: no piece is copied in
+/// this process when the output's byte order is the host's (a big module has thousands of
+/// pieces between its edits, each smaller than a writer's buffer).
+struct Gather<'a, W: std::io::Write> {
+    module: &'a Module,
+    out: &'a mut W,
+    /// Pieces not written yet, as bytes.
+    pending: Vec<std::io::IoSlice<'a>>,
+    /// Gives the input's pages back behind what was written.
+    behind: ReleaseBehind,
+    /// Input words up to this offset are in `pending` or written.
+    read_to: usize,
+}
+
+impl<'a, W: std::io::Write> Gather<'a, W> {
+    /// Pieces written at a time (at most Linux's `IOV_MAX`).
+    const BATCH: usize = 1024;
+
+    /// Adds `words` (input words up to offset `input_to`, if they are input words).
+    fn push(&mut self, words: &'a [u32], input_to: Option<usize>) -> std::io::Result<()> {
+        if words.is_empty() {
+            return Ok(());
+        }
+        if !cfg!(target_endian = "little") || self.module.big_endian {
+            // (Converted through a buffer; nothing is pending then, but keep the order anyway.)
+            self.write_pending()?;
+            self.module.write_words(self.out, words)?;
+        } else {
+            // SAFETY: any initialised u32 memory is valid as bytes (u8 has alignment 1), and the
+            // length is exactly the words' size; the bytes borrow `words` for 'a.
+            let bytes = unsafe {
+                std::slice::from_raw_parts(
+                    words.as_ptr().cast::<u8>(),
+                    std::mem::size_of_val(words),
+                )
+            };
+            self.pending.push(std::io::IoSlice::new(bytes));
+            if self.pending.len() >= Self::BATCH {
+                self.write_pending()?;
+            }
+        }
+        if let Some(to) = input_to {
+            self.read_to = to;
+            if self.pending.is_empty() {
+                self.behind.passed(self.module, to);
+            }
+        }
+        Ok(())
+    }
+
+    /// Writes the pending pieces, then gives back the input's pages behind them.
+    fn write_pending(&mut self) -> std::io::Result<()> {
+        let mut pieces = &mut self.pending[..];
+        while !pieces.is_empty() {
+            match self.out.write_vectored(pieces) {
+                Ok(0) => return Err(std::io::ErrorKind::WriteZero.into()),
+                Ok(n) => std::io::IoSlice::advance_slices(&mut pieces, n),
+                Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+                Err(e) => return Err(e),
+            }
+        }
+        self.pending.clear();
+        self.behind.passed(self.module, self.read_to);
+        Ok(())
+    }
+
+    fn flush(mut self) -> std::io::Result<()> {
+        self.write_pending()
     }
 }
 
@@ -744,6 +822,116 @@ mod tests {
         };
         w.truncate(offsets.last().copied().unwrap_or(HEADER_WORDS));
         w
+    }
+
+    /// A writer that takes at most a few bytes per call, vectored or not, and is interrupted
+    /// every third call (as a pipe or a signal may make a real one).
+    struct Trickle {
+        got: Vec<u8>,
+        calls: usize,
+    }
+
+    impl std::io::Write for Trickle {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.calls += 1;
+            if self.calls % 3 == 0 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let n = buf.len().min(1 + self.calls % 7);
+            self.got.extend_from_slice(&buf[..n]);
+            Ok(n)
+        }
+        fn write_vectored(&mut self, bufs: &[std::io::IoSlice<'_>]) -> std::io::Result<usize> {
+            // Across slices: a short write may end inside any of them.
+            self.calls += 1;
+            if self.calls % 3 == 0 {
+                return Err(std::io::ErrorKind::Interrupted.into());
+            }
+            let mut budget = 5 + self.calls % 11;
+            let mut n = 0;
+            for b in bufs {
+                let take = b.len().min(budget);
+                self.got.extend_from_slice(&b[..take]);
+                n += take;
+                budget -= take;
+                if budget == 0 {
+                    break;
+                }
+            }
+            Ok(n)
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn an_edited_module_is_written_whole_through_short_and_interrupted_writes() {
+        let words = module(20_000, None);
+        let loaded = Module::from_words(words, false);
+        assert!(loaded.is_ok(), "the test module does not load");
+        let Ok(mut m) = loaded else { return };
+        // More runs between edits than one batch of pieces, a removal and a replacement
+        // next to each other, and appended instructions in every section.
+        for i in (3..m.len()).step_by(3) {
+            m.remove(i);
+        }
+        m.replace(4, vec![(2 << 16) | 1, 99, (1 << 16) | 2]);
+        m.append_name(&[(2 << 16) | 5, 1]);
+        m.append_annotation(&[(3 << 16) | 71, 1, 2]);
+        m.append_global(&[(1 << 16) | 3]);
+        assert!(
+            m.len() / 3 > Gather::<Vec<u8>>::BATCH,
+            "too few pieces for two batches"
+        );
+        let (n, a, g) = (10, 20, 30);
+        let expected = m.to_bytes(n, a, g);
+        let mut out = Trickle {
+            got: Vec::new(),
+            calls: 0,
+        };
+        let result = m.write_to(&mut out, n, a, g);
+        assert!(result.is_ok(), "write failed: {result:?}");
+        assert!(out.calls > 1000, "the writer took too much at a time");
+        assert!(out.got == expected, "the trickled output differs");
+        // Straight to a file: writev, which takes at most 1,024 pieces at a time.
+        let path =
+            std::env::temp_dir().join(format!("spec-link-unit-{}-gather.spv", std::process::id()));
+        let written = std::fs::File::create(&path).and_then(|mut f| {
+            m.write_to(&mut f, n, a, g)?;
+            drop(f);
+            std::fs::read(&path)
+        });
+        let _ = std::fs::remove_file(&path);
+        assert!(
+            written.as_ref().is_ok_and(|bytes| *bytes == expected),
+            "writing {}: {:?}",
+            path.display(),
+            written.map(|b| b.len())
+        );
+        // And the pieces are what they should be: the kept input instructions in order, with
+        // the replacement and the appended ones at their places.
+        let mut manual: Vec<u32> = m.words[..HEADER_WORDS].to_vec();
+        manual[3] = m.bound;
+        for i in 0..m.len() {
+            if i == n {
+                manual.extend_from_slice(&m.appended_names);
+            }
+            if i == a {
+                manual.extend_from_slice(&m.appended_annotations);
+            }
+            if i == g {
+                manual.extend_from_slice(&m.appended_globals);
+            }
+            if let Some(w) = m.inst(i) {
+                manual.extend_from_slice(w);
+            }
+        }
+        let manual: Vec<u8> = manual.iter().flat_map(|w| w.to_le_bytes()).collect();
+        assert!(
+            expected == manual,
+            "the written module is not its instructions in order"
+        );
     }
 
     #[test]
