@@ -193,6 +193,67 @@ fn fixtures_run_like_dpcpp() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// The modes the clang cases are lowered in: (tag, mode, emulation layout).
+const CLANG_MODES: [(&str, SpecConstMode, EmulationLayout); 4] = [
+    ("native", SpecConstMode::Native, EmulationLayout::Aligned),
+    (
+        "emulation",
+        SpecConstMode::Emulation,
+        EmulationLayout::Aligned,
+    ),
+    ("packed", SpecConstMode::Emulation, EmulationLayout::Packed),
+    (
+        "defaults",
+        SpecConstMode::DefaultValues,
+        EmulationLayout::Aligned,
+    ),
+];
+
+/// Runs a lowered clang case (`spv` with its `.prop` and JSON sidecar, lowered in `mode`) on
+/// every image of `run_json` (`spec`, its contents) and checks that every buffer starts with the
+/// image's hand-derived `expect`; returns the number of image runs.
+fn check_expected_values(
+    what: &str,
+    (spv, prop, json): (&Path, &Path, &Path),
+    mode: SpecConstMode,
+    run_json: &Path,
+    spec: &serde_json::Value,
+) -> usize {
+    let mut runs = 0;
+    for image in spec["images"].as_array().unwrap() {
+        let n = image["image"].as_u64().unwrap().to_string();
+        let args: Vec<&str> = match mode {
+            SpecConstMode::Native => vec!["--image", &n],
+            SpecConstMode::Emulation => {
+                vec!["--image", &n, "--emulation-json", json.to_str().unwrap()]
+            }
+            SpecConstMode::DefaultValues => vec!["--image", &n, "--no-spec"],
+        };
+        let prop_arg = (mode == SpecConstMode::Native).then_some(prop);
+        let run = ocl_run(spv, prop_arg, run_json, &args);
+        assert!(
+            run.status.success(),
+            "{what} image {n}:\n{}",
+            String::from_utf8_lossy(&run.stderr)
+        );
+        let got: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
+        let expect = image["expect"].as_array().unwrap();
+        for (k, result) in got["results"].as_array().unwrap().iter().enumerate() {
+            for (b, want) in expect[k].as_array().unwrap().iter().enumerate() {
+                let have = result["buffers"][b].as_str().unwrap();
+                let want = want.as_str().unwrap();
+                assert!(
+                    have.starts_with(want),
+                    "{what} image {n} override {k} buffer {b}:\n  expected {want}\n  got      {}",
+                    &have[..want.len().min(have.len())]
+                );
+            }
+        }
+        runs += 1;
+    }
+    runs
+}
+
 /// The clang-15 + llvm-spirv-15 cases (`testdata/clang-*`, built by scripts/gen-clang-testdata.sh):
 /// in every mode, the kernels compute the values derived by hand from `source.cl` (`expect` in
 /// `run.json`), with defaults and with overrides.
@@ -213,55 +274,102 @@ fn clang_cases_compute_expected_values() {
         let spec: serde_json::Value =
             serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
         let input = std::fs::read(dir.join("input.spv")).unwrap();
-        let modes = [
-            ("native", SpecConstMode::Native, EmulationLayout::Aligned),
-            (
-                "emulation",
-                SpecConstMode::Emulation,
-                EmulationLayout::Aligned,
-            ),
-            ("packed", SpecConstMode::Emulation, EmulationLayout::Packed),
-            (
-                "defaults",
-                SpecConstMode::DefaultValues,
-                EmulationLayout::Aligned,
-            ),
-        ];
-        for (tag, mode, layout) in modes {
+        for (tag, mode, layout) in CLANG_MODES {
             let (spv, prop, json) = lower_to_files(&tmp, &name, input.clone(), mode, layout, tag);
-            for image in spec["images"].as_array().unwrap() {
-                let n = image["image"].as_u64().unwrap().to_string();
-                let args: Vec<&str> = match mode {
-                    SpecConstMode::Native => vec!["--image", &n],
-                    SpecConstMode::Emulation => {
-                        vec!["--image", &n, "--emulation-json", json.to_str().unwrap()]
-                    }
-                    SpecConstMode::DefaultValues => vec!["--image", &n, "--no-spec"],
-                };
-                let prop_arg = (mode == SpecConstMode::Native).then_some(prop.as_path());
-                let run = ocl_run(&spv, prop_arg, &run_json, &args);
-                assert!(
-                    run.status.success(),
-                    "{name} {tag} image {n}:\n{}",
-                    String::from_utf8_lossy(&run.stderr)
-                );
-                let got: serde_json::Value = serde_json::from_slice(&run.stdout).unwrap();
-                let expect = image["expect"].as_array().unwrap();
-                for (k, result) in got["results"].as_array().unwrap().iter().enumerate() {
-                    for (b, want) in expect[k].as_array().unwrap().iter().enumerate() {
-                        let have = result["buffers"][b].as_str().unwrap();
-                        let want = want.as_str().unwrap();
-                        assert!(
-                            have.starts_with(want),
-                            "{name} {tag} image {n} override {k} buffer {b}:\n  expected {want}\n  got      {}",
-                            &have[..want.len().min(have.len())]
-                        );
-                    }
-                }
-                checked += 1;
-            }
+            checked += check_expected_values(
+                &format!("{name} {tag}"),
+                (&spv, &prop, &json),
+                mode,
+                &run_json,
+                &spec,
+            );
         }
     }
     assert!(checked >= 16, "only {checked} clang-case runs");
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The instructions of a module but its `OpExtInstImport`s and `OpString`s (which name the
+/// debug-info set and the source file), as words.
+fn without_imports_and_strings(bytes: &[u8]) -> Vec<Vec<u32>> {
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+        .collect();
+    let mut out = vec![words[..5].to_vec()];
+    let mut at = 5;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        assert!(
+            n > 0 && at + n <= words.len(),
+            "malformed module at word {at}"
+        );
+        if !matches!(words[at] & 0xffff, 7 | 11) {
+            out.push(words[at..at + n].to_vec());
+        }
+        at += n;
+    }
+    out
+}
+
+/// `testdata/clang-debuginfo`: clang-scalars' source built with `-g` at -O0 and -O2, its debug
+/// information in OpenCL.DebugInfo.100 and under the translator's legacy name for the same set,
+/// "SPIRV.debug" (which SPIRV-Tools does not know). In every mode each lowers, runs with
+/// clang-scalars' hand-derived values, and the legacy module's output is the
+/// OpenCL.DebugInfo.100 one's but for the import and the source file's name: its literals (a
+/// `DebugFunction`'s flags equal to a marker parameter's id at -O0) are not taken for ids, and
+/// the `DebugValue` of a lowered call's result is rewritten (-O2). Before spec-link knew the
+/// legacy name, -O0 failed ("parameter … is used outside the marker's declaration") and -O2
+/// native failed ("cannot rewrite OpExtInst … the instruction cannot be decoded").
+#[test]
+fn debug_info_inputs_compute_expected_values() {
+    let dir = common::repo().join("testdata/clang-debuginfo");
+    let run_json = common::repo().join("testdata/clang-scalars/run.json");
+    let spec: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&run_json).unwrap()).unwrap();
+    let tmp = std::env::temp_dir().join(format!("spec-link-debuginfo-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let mut checked = 0;
+    for level in ["O0", "O2"] {
+        let read = |set: &str, import: &str| {
+            let name = format!("{set}-{level}.spv");
+            let bytes = std::fs::read(dir.join(&name)).unwrap_or_else(|e| {
+                panic!("{name}: {e} (scripts/gen-clang-testdata.sh clang-debuginfo)")
+            });
+            let named = format!("{import}\0");
+            assert!(
+                bytes.windows(named.len()).any(|w| w == named.as_bytes()),
+                "{name} does not import {import}"
+            );
+            bytes
+        };
+        let ocl = read("ocl100", "OpenCL.DebugInfo.100");
+        let legacy = read("legacy", "SPIRV.debug");
+        for (tag, mode, layout) in CLANG_MODES {
+            let mut outputs = Vec::new();
+            for (set, input) in [("ocl100", &ocl), ("legacy", &legacy)] {
+                let name = format!("{set}-{level}");
+                let files = lower_to_files(&tmp, &name, input.clone(), mode, layout, tag);
+                checked += check_expected_values(
+                    &format!("{name} {tag}"),
+                    (&files.0, &files.1, &files.2),
+                    mode,
+                    &run_json,
+                    &spec,
+                );
+                outputs.push((
+                    std::fs::read(&files.0).unwrap(),
+                    std::fs::read(&files.1).unwrap(),
+                ));
+            }
+            let (o, l) = (&outputs[0], &outputs[1]);
+            assert!(
+                without_imports_and_strings(&o.0) == without_imports_and_strings(&l.0),
+                "{level} {tag}: the legacy module's output differs from the OpenCL.DebugInfo.100 one's beyond the import and the strings"
+            );
+            assert!(o.1 == l.1, "{level} {tag}: the .prop files differ");
+        }
+    }
+    assert!(checked >= 16, "only {checked} debug-info runs");
     let _ = std::fs::remove_dir_all(&tmp);
 }

@@ -506,7 +506,14 @@ pub fn ext_set(name: &[u8]) -> ExtSet {
     use rspirv::grammar as g;
     match name {
         b"OpenCL.std" => ExtSet::Table(&g::OPENCL_STD_100_INSTRUCTION_TABLE),
-        b"OpenCL.DebugInfo.100" => ExtSet::Table(&g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE),
+        // "SPIRV.debug": the SPIR-V/LLVM translator's name for the same debug information before
+        // OpenCL.DebugInfo.100 was published (`--spirv-debug-info-version=legacy`); its writer
+        // emits the same instructions and operands under either name (the modules differ only
+        // in the import, see testdata/clang-debuginfo), and Intel's graphics compiler reads
+        // both with one decoder. SPIRV-Tools does not know the name.
+        b"OpenCL.DebugInfo.100" | b"SPIRV.debug" => {
+            ExtSet::Table(&g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE)
+        }
         b"DebugInfo" => ExtSet::Table(&g::DEBUGINFO_INSTRUCTION_TABLE),
         b"GLSL.std.450" => ExtSet::AllIds,
         n if n.starts_with(b"NonSemantic.") => ExtSet::AllIds,
@@ -578,6 +585,34 @@ mod tests {
             Some(vec![1, 3, 5, 6, 7, 8])
         );
         assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
+        // The translator's legacy name for OpenCL.DebugInfo.100: its literals are not ids either
+        // (a DebugFunction's Flags may equal an id, as 136 does here).
+        // %r = OpExtInst %void %set DebugFunction %name %type %source <line> <column> %parent
+        //      %linkage <flags> <scope line> %function %declaration
+        let function = [
+            head(Op::ExtInst, 16),
+            2,
+            10,
+            3,
+            20,
+            501,
+            500,
+            391,
+            65,
+            0,
+            392,
+            400,
+            136,
+            65,
+            177,
+            202,
+        ];
+        let legacy = ext_inst_use_positions(&function, ext_set(b"SPIRV.debug"));
+        assert_eq!(legacy, Some(vec![1, 3, 5, 6, 7, 10, 11, 14, 15]));
+        assert_eq!(
+            legacy,
+            ext_inst_use_positions(&function, ext_set(b"OpenCL.DebugInfo.100"))
+        );
     }
 
     /// Every position `visit_use_positions` reports is inside the instruction, whatever its

@@ -1,0 +1,3 @@
+// testdata/clang-scalars/source.cl with debug information: see README.md.
+// gen: -O0 -g --spirv-debug-info-version=legacy --spirv-max-version=1.4
+#include "../clang-scalars/source.cl"
