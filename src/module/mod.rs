@@ -444,7 +444,7 @@ impl Module {
     /// `globals_end` are the instruction indices before which appended names, annotations and
     /// globals go (from [`index::Index`]; `names_end <= annotation_end <= globals_end`).
     /// Untouched runs of instructions are written as one piece each, straight from the input
-    /// (gathered into vectored writes, see [`Gather`]); nothing is built in memory.
+    /// (gathered into vectored writes); nothing is built in memory.
     pub fn write_to<W: std::io::Write>(
         &self,
         out: &mut W,
