@@ -578,6 +578,46 @@ fn clang_two_modules_link_like_one_module() {
     );
 }
 
+/// A module whose debug information is in OpenCL.DebugInfo.100 under the translator's legacy
+/// name, "SPIRV.debug" (`testdata/clang-debuginfo`), links like its OpenCL.DebugInfo.100 twin:
+/// the ids of its extended instructions are renumbered by that set's grammar (before, the link
+/// failed: "cannot link OpExtInst … its operands cannot be decoded"). Linked with a.spv
+/// (`helper` left unresolved), lowered natively: the outputs are equal but for the imports and
+/// strings, the `.prop` files are equal.
+#[test]
+fn legacy_debug_info_links_like_opencl_debuginfo_100() {
+    let repo = common::repo();
+    let tmp = tmpdir("legacy-debug");
+    let mut outputs = Vec::new();
+    for set in ["ocl100", "legacy"] {
+        let (spv, prop) = (
+            tmp.join(format!("{set}.spv")),
+            tmp.join(format!("{set}.prop")),
+        );
+        let out = spec_link(
+            &repo,
+            &[
+                "testdata/clang-link/a.spv",
+                &format!("testdata/clang-debuginfo/{set}-O2.spv"),
+                "--allow-partial",
+                "--no-validate",
+                "-o",
+                spv.to_str().unwrap(),
+                "--prop",
+                prop.to_str().unwrap(),
+            ],
+        );
+        assert!(out.status.success(), "{set}: {}", stderr(&out));
+        outputs.push((std::fs::read(&spv).unwrap(), std::fs::read(&prop).unwrap()));
+    }
+    let (o, l) = (&outputs[0], &outputs[1]);
+    assert!(
+        common::without_imports_and_strings(&o.0) == common::without_imports_and_strings(&l.0),
+        "the legacy link differs from the OpenCL.DebugInfo.100 one beyond the imports and strings"
+    );
+    assert!(o.1 == l.1, "the .prop files differ");
+}
+
 /// b.cl's `helper` reduced to X, written by hand with `NonSemantic.Shader.DebugInfo.100` debug
 /// information (llvm-spirv-15 cannot emit it: `--spirv-debug-info-version=nonsemantic-shader-100`
 /// is not an option of 15.0.6): `helper(out, x)` reads X, stores it to `out[2]` and returns

@@ -289,29 +289,6 @@ fn clang_cases_compute_expected_values() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
-/// The instructions of a module but its `OpExtInstImport`s and `OpString`s (which name the
-/// debug-info set and the source file), as words.
-fn without_imports_and_strings(bytes: &[u8]) -> Vec<Vec<u32>> {
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
-        .collect();
-    let mut out = vec![words[..5].to_vec()];
-    let mut at = 5;
-    while at < words.len() {
-        let n = (words[at] >> 16) as usize;
-        assert!(
-            n > 0 && at + n <= words.len(),
-            "malformed module at word {at}"
-        );
-        if !matches!(words[at] & 0xffff, 7 | 11) {
-            out.push(words[at..at + n].to_vec());
-        }
-        at += n;
-    }
-    out
-}
-
 /// `testdata/clang-debuginfo`: clang-scalars' source built with `-g` at -O0 and -O2, its debug
 /// information in OpenCL.DebugInfo.100 and under the translator's legacy name for the same set,
 /// "SPIRV.debug" (which SPIRV-Tools does not know). In every mode each lowers, runs with
@@ -364,7 +341,7 @@ fn debug_info_inputs_compute_expected_values() {
             }
             let (o, l) = (&outputs[0], &outputs[1]);
             assert!(
-                without_imports_and_strings(&o.0) == without_imports_and_strings(&l.0),
+                common::without_imports_and_strings(&o.0) == common::without_imports_and_strings(&l.0),
                 "{level} {tag}: the legacy module's output differs from the OpenCL.DebugInfo.100 one's beyond the import and the strings"
             );
             assert!(o.1 == l.1, "{level} {tag}: the .prop files differ");

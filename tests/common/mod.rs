@@ -102,6 +102,27 @@ pub fn words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// The instructions of a module but its `OpExtInstImport`s and `OpString`s (which name the
+/// extended instruction sets and the source files), as words, after the header.
+pub fn without_imports_and_strings(bytes: &[u8]) -> Vec<Vec<u32>> {
+    let words = words(bytes);
+    assert!(words.len() >= 5, "not a module: {} words", words.len());
+    let mut out = vec![words[..5].to_vec()];
+    let mut at = 5;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        assert!(
+            n > 0 && at + n <= words.len(),
+            "malformed module at word {at}"
+        );
+        if !matches!(words[at] & 0xffff, 7 | 11) {
+            out.push(words[at..at + n].to_vec());
+        }
+        at += n;
+    }
+    out
+}
+
 /// Little-endian words as bytes.
 pub fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
