@@ -59,6 +59,44 @@ fn visit_uses(index: &Index, module: &Module, words: &[u32], f: &mut impl FnMut(
     }
 }
 
+/// For an error about `id` still being used: ", by OpX at word N" for the first instruction left
+/// that uses it (as step 2 counts uses: names, decorations and entry-point interfaces aside), with
+/// a word on an extended instruction of a set spec-link cannot decode (its literal operands are
+/// taken for ids); empty if none is found. Only on the error path: a pass over the module.
+fn where_used(module: &Module, index: &Index, id: u32) -> String {
+    for i in 0..module.len() {
+        let Some(words) = module.inst(i) else {
+            continue;
+        };
+        let mut at = 0;
+        while at < words.len() {
+            let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
+            let w = &words[at..at + n];
+            at += n;
+            let op = w[0] & 0xffff;
+            if is_annotation(op) || op == Op::EntryPoint as u32 {
+                continue;
+            }
+            let mut uses = false;
+            index.visit_use_ids(module, w, |u| uses |= u == id);
+            if !uses {
+                continue;
+            }
+            let mut found = format!(", by {} at word {}", inst::op_name(op), module.offset_of(i));
+            if index.id_use_positions(module, w).is_none() {
+                let set = index.undecodable_because(module, w);
+                found.push_str(if set.is_empty() {
+                    " (an instruction spec-link cannot decode: every operand is taken for an id)"
+                } else {
+                    &set
+                });
+            }
+            return found;
+        }
+    }
+    String::new()
+}
+
 /// Modules with at least this many instructions count uses on two threads.
 const PARALLEL_COUNT_MIN: usize = 200_000;
 
@@ -453,16 +491,18 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     for &(p, f) in &params {
         if dce.uses(p) > 0 {
             return Err(Error::Lower(format!(
-                "parameter %{p} of marker {} is used outside the marker's declaration",
-                index.display_name(f)
+                "parameter %{p} of marker {} is used outside the marker's declaration{}",
+                index.display_name(f),
+                where_used(module, index, p)
             )));
         }
     }
     for &(r, caller) in &dropped_results {
         if dce.uses(r) > 0 {
             return Err(Error::Lower(format!(
-                "the result %{r} of a marker call in {} is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach)",
-                index.display_name(caller)
+                "the result %{r} of a marker call in {} is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach){}",
+                index.display_name(caller),
+                where_used(module, index, r)
             )));
         }
         gone.insert(r);

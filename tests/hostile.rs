@@ -188,10 +188,78 @@ fn a_marker_parameter_used_outside_its_declaration_is_an_error() {
         "               OpReturn\n",
         "  %x = OpCopyObject %ptr_Generic_uchar %a1\n               OpReturn\n",
     );
+    let bytes = assemble_text(&text, "param-use");
     expect_err_in_every_mode(
-        assemble_text(&text, "param-use"),
-        "is used outside the marker's declaration",
+        bytes.clone(),
+        "is used outside the marker's declaration, by OpCopyObject at word ",
     );
+    // The same use by an instruction of an opcode spec-link does not know (every operand is then
+    // taken for an id): the error says so.
+    let mut words = common::words(&bytes);
+    let mut at = 5;
+    let mut copies = 0;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        if words[at] & 0xffff == 83 {
+            words[at] = (words[at] & 0xffff_0000) | 32951;
+            copies += 1;
+        }
+        at += n.max(1);
+    }
+    assert_eq!(copies, 1, "one OpCopyObject expected");
+    expect_err_in_every_mode(
+        common::bytes(&words),
+        "is used outside the marker's declaration, by opcode 32951 at word ",
+    );
+    expect_err_in_every_mode(
+        common::bytes(&words),
+        " (an instruction spec-link cannot decode: every operand is taken for an id)",
+    );
+}
+
+/// A marker parameter's id equal to a literal of an extended instruction whose set spec-link
+/// cannot decode (every operand is then taken for an id): the error names the instruction and the
+/// set, so that the user sees it is no real use. The case: `testdata/clang-debuginfo/legacy-O0.spv`
+/// (a `DebugFunction`'s Flags, 136, equal to a marker parameter's id) with its debug-info set
+/// renamed to one spec-link does not know.
+#[test]
+fn a_use_by_an_undecodable_extended_instruction_names_the_set() {
+    let path = common::repo().join("testdata/clang-debuginfo/legacy-O0.spv");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let (known, unknown) = (&b"SPIRV.debug\0"[..], &b"VENDOR.dbgx\0"[..]);
+    let at = bytes
+        .windows(known.len())
+        .position(|w| w == known)
+        .expect("legacy-O0.spv imports SPIRV.debug");
+    let mut renamed = bytes.clone();
+    renamed[at..at + unknown.len()].copy_from_slice(unknown);
+    expect_err_in_every_mode(
+        renamed,
+        "is used outside the marker's declaration, by OpExtInst at word 2922 (an instruction of the extended instruction set \"VENDOR.dbgx\", which spec-link cannot decode",
+    );
+    // At -O2 a DebugValue names a call result, which native lowering must rewrite.
+    let path = common::repo().join("testdata/clang-debuginfo/legacy-O2.spv");
+    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+    let at = bytes
+        .windows(known.len())
+        .position(|w| w == known)
+        .expect("legacy-O2.spv imports SPIRV.debug");
+    let mut renamed = bytes.clone();
+    renamed[at..at + unknown.len()].copy_from_slice(unknown);
+    let opts = common::unvalidated(spec_link::SpecConstMode::Native);
+    match process(&[Input::from_bytes("renamed.spv", renamed)], &opts) {
+        Ok(_) => panic!("a call result used by an undecodable instruction was lowered"),
+        Err(e) => assert!(
+            e.to_string().contains("cannot rewrite OpExtInst at word 4018 that uses a marker call result: the instruction cannot be decoded (an instruction of the extended instruction set \"VENDOR.dbgx\""),
+            "{e}"
+        ),
+    }
+    // The set known, the same module lowers.
+    for mode in common::MODES {
+        let opts = common::unvalidated(mode);
+        let out = process(&[Input::from_bytes("legacy-O0.spv", bytes.clone())], &opts);
+        assert!(out.is_ok(), "{mode:?}: {:?}", out.err());
+    }
 }
 
 #[test]
@@ -202,7 +270,7 @@ fn the_void_result_of_an_sret_marker_call_still_used_is_an_error() {
     );
     expect_err_in_every_mode(
         assemble_text(&text, "void-result-use"),
-        "is still used where spec-link cannot replace it",
+        "is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach), by OpCopyObject at word ",
     );
 }
 

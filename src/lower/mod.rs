@@ -47,9 +47,10 @@ pub fn apply_replacements(
             }
             let positions = index.id_use_positions(module, w).ok_or_else(|| {
                 Error::Lower(format!(
-                    "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded",
+                    "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded{}",
                     inst::op_name(w[0] & 0xffff),
-                    module.offset_of(i)
+                    module.offset_of(i),
+                    index.undecodable_because(module, w)
                 ))
             })?;
             let mut new = w.to_vec();

@@ -551,6 +551,31 @@ impl Index {
         }
     }
 
+    /// Why `words` (an instruction [`Index::id_use_positions`] cannot decode) cannot be decoded,
+    /// for messages: the extended instruction set of an `OpExtInst` that spec-link does not know,
+    /// else nothing.
+    pub fn undecodable_because(&self, module: &Module, words: &[u32]) -> String {
+        if words[0] & 0xffff != Op::ExtInst as u32 {
+            return String::new();
+        }
+        let known = words
+            .get(3)
+            .and_then(|s| self.ext_sets.get(s))
+            .is_some_and(|s| !matches!(s, inst::ExtSet::Unknown));
+        if known {
+            return String::new();
+        }
+        let name = words
+            .get(3)
+            .and_then(|s| module.inst(self.defs.get(s)?))
+            .and_then(|d| inst::read_string(d.get(2..)?))
+            .map(|(name, _)| String::from_utf8_lossy(&name).into_owned());
+        format!(
+            " (an instruction of the extended instruction set \"{}\", which spec-link cannot decode: every operand is taken for an id)",
+            name.as_deref().unwrap_or("?")
+        )
+    }
+
     /// The function that contains instruction `i`, if any.
     pub fn function_of(&self, i: usize) -> Option<&Function> {
         let k = self.functions.partition_point(|f| f.start <= i);
