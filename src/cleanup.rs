@@ -513,14 +513,17 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             .iter()
             .any(|&e| module.inst(e).and_then(|w| w.get(2)) == Some(&f));
         if dce.uses(f) > 0 || entry_point {
-            return Err(Error::Lower(format!(
-                "marker function {} is still referenced by something other than a direct call ({})",
-                index.display_name(f),
-                if entry_point {
-                    "an OpEntryPoint"
-                } else {
-                    "a function pointer?"
+            let by = if entry_point {
+                " (an OpEntryPoint)".to_string()
+            } else {
+                match where_used(module, index, f) {
+                    w if w.is_empty() => " (a function pointer?)".to_string(),
+                    w => w,
                 }
+            };
+            return Err(Error::Lower(format!(
+                "marker function {} is still referenced by something other than a direct call{by}",
+                index.display_name(f),
             )));
         }
         let Some(&k) = index.function_by_id.get(&f) else {

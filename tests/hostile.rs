@@ -292,6 +292,25 @@ fn a_marker_that_is_an_entry_point_is_an_error() {
     expect_err_in_every_mode(assemble_text(&text, "marker-entry"), "an OpEntryPoint");
 }
 
+/// A marker whose address is taken cannot go with its calls: the error names the instruction.
+#[test]
+fn a_marker_whose_address_is_taken_is_an_error_naming_the_use() {
+    let text = example()
+        .replace(
+            "               OpCapability Addresses\n",
+            "               OpCapability Addresses\n               OpCapability FunctionPointersINTEL\n               OpExtension \"SPV_INTEL_function_pointers\"\n",
+        )
+        .replace(
+            "  %null = OpConstantNull %ptr_Generic_uchar\n",
+            "  %null = OpConstantNull %ptr_Generic_uchar\n  %ptr_fn_int = OpTypePointer CodeSectionINTEL %fn_int\n  %fp = OpConstantFunctionPointerINTEL %ptr_fn_int %get_int\n",
+        );
+    assert_ne!(text, example(), "the function-pointer edit did not apply");
+    expect_err_in_every_mode(
+        assemble_text(&text, "marker-address"),
+        "is still referenced by something other than a direct call, by OpConstantFunctionPointerINTEL at word ",
+    );
+}
+
 /// Whatever cleanup removes leaves the entry-point interfaces, not only globals (a local listed
 /// there is invalid input, but must not become a dangling id).
 #[test]
