@@ -224,41 +224,41 @@ fn a_marker_parameter_used_outside_its_declaration_is_an_error() {
 /// renamed to one spec-link does not know.
 #[test]
 fn a_use_by_an_undecodable_extended_instruction_names_the_set() {
-    let path = common::repo().join("testdata/clang-debuginfo/legacy-O0.spv");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let (known, unknown) = (&b"SPIRV.debug\0"[..], &b"VENDOR.dbgx\0"[..]);
-    let at = bytes
-        .windows(known.len())
-        .position(|w| w == known)
-        .expect("legacy-O0.spv imports SPIRV.debug");
-    let mut renamed = bytes.clone();
-    renamed[at..at + unknown.len()].copy_from_slice(unknown);
+    // (The module, and the same with its debug-info set renamed.)
+    let read = |name: &str| {
+        let path = common::repo().join("testdata/clang-debuginfo").join(name);
+        let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        let (known, unknown) = (&b"SPIRV.debug\0"[..], &b"VENDOR.dbgx\0"[..]);
+        let at = bytes
+            .windows(known.len())
+            .position(|w| w == known)
+            .unwrap_or_else(|| panic!("{name} does not import SPIRV.debug"));
+        let mut renamed = bytes.clone();
+        renamed[at..at + unknown.len()].copy_from_slice(unknown);
+        (bytes, renamed)
+    };
+    let (o0, o0_renamed) = read("legacy-O0.spv");
     expect_err_in_every_mode(
-        renamed,
+        o0_renamed,
         "is used outside the marker's declaration, by OpExtInst at word 2922 (an instruction of the extended instruction set \"VENDOR.dbgx\", which spec-link cannot decode",
     );
     // At -O2 a DebugValue names a call result, which native lowering must rewrite.
-    let path = common::repo().join("testdata/clang-debuginfo/legacy-O2.spv");
-    let bytes = std::fs::read(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
-    let at = bytes
-        .windows(known.len())
-        .position(|w| w == known)
-        .expect("legacy-O2.spv imports SPIRV.debug");
-    let mut renamed = bytes.clone();
-    renamed[at..at + unknown.len()].copy_from_slice(unknown);
+    let (o2, o2_renamed) = read("legacy-O2.spv");
     let opts = common::unvalidated(spec_link::SpecConstMode::Native);
-    match process(&[Input::from_bytes("renamed.spv", renamed)], &opts) {
+    match process(&[Input::from_bytes("renamed.spv", o2_renamed)], &opts) {
         Ok(_) => panic!("a call result used by an undecodable instruction was lowered"),
         Err(e) => assert!(
             e.to_string().contains("cannot rewrite OpExtInst at word 4018 that uses a marker call result: the instruction cannot be decoded (an instruction of the extended instruction set \"VENDOR.dbgx\""),
             "{e}"
         ),
     }
-    // The set known, the same module lowers.
-    for mode in common::MODES {
-        let opts = common::unvalidated(mode);
-        let out = process(&[Input::from_bytes("legacy-O0.spv", bytes.clone())], &opts);
-        assert!(out.is_ok(), "{mode:?}: {:?}", out.err());
+    // The set known, the same modules lower.
+    for (name, bytes) in [("legacy-O0.spv", o0), ("legacy-O2.spv", o2)] {
+        for mode in common::MODES {
+            let opts = common::unvalidated(mode);
+            let out = process(&[Input::from_bytes(name, bytes.clone())], &opts);
+            assert!(out.is_ok(), "{name} {mode:?}: {:?}", out.err());
+        }
     }
 }
 
