@@ -34,28 +34,29 @@ fn is_annotation(op: u32) -> bool {
     matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
 }
 
+/// The instructions of `words` (one or several: lowering replaces a call by a sequence), each
+/// as its words; a word count of 0 is taken as 1 and one running past the end is cut there.
+fn instructions(words: &[u32]) -> impl Iterator<Item = &[u32]> {
+    let mut rest = words;
+    std::iter::from_fn(move || {
+        let head = *rest.first()?;
+        let (one, tail) = rest.split_at(((head >> 16) as usize).clamp(1, rest.len()));
+        rest = tail;
+        Some(one)
+    })
+}
+
 /// Whether `words` (one or several instructions) defines `id`.
 fn defines(words: &[u32], id: u32) -> bool {
-    let mut at = 0;
-    while at < words.len() {
-        let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
-        if inst::result_id(&words[at..at + n]) == Some(id) {
-            return true;
-        }
-        at += n;
-    }
-    false
+    instructions(words).any(|w| inst::result_id(w) == Some(id))
 }
 
 /// Calls `f` with each id that `words` uses. `words` may hold several instructions (lowering
 /// replaces a call by a sequence): each is visited on its own, as the use count reads them, so
 /// that removing an instruction gives back exactly the uses counted for it.
 fn visit_uses(index: &Index, module: &Module, words: &[u32], f: &mut impl FnMut(u32)) {
-    let mut at = 0;
-    while at < words.len() {
-        let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
-        index.visit_use_ids(module, &words[at..at + n], &mut *f);
-        at += n;
+    for w in instructions(words) {
+        index.visit_use_ids(module, w, &mut *f);
     }
 }
 
@@ -68,11 +69,7 @@ fn where_used(module: &Module, index: &Index, id: u32) -> String {
         let Some(words) = module.inst(i) else {
             continue;
         };
-        let mut at = 0;
-        while at < words.len() {
-            let n = ((words[at] >> 16) as usize).max(1).min(words.len() - at);
-            let w = &words[at..at + n];
-            at += n;
+        for w in instructions(words) {
             let op = w[0] & 0xffff;
             if is_annotation(op) || op == Op::EntryPoint as u32 {
                 continue;
@@ -308,8 +305,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     // The instructions whose removal decrements their operands' counts: the candidates'
     // definitions and the -O0 stores (one bit per instruction).
     let mut may_go = vec![0u64; module.len().div_ceil(64)];
-    let instructions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
-    for i in instructions
+    let definitions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
+    for i in definitions
         .map(|i| i as usize)
         .chain(o0_stores.iter().copied())
     {
@@ -385,11 +382,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             }
             let Some(w) = module.inst(i) else { continue };
             // A replaced instruction may hold several instructions (e.g. a store).
-            let mut at = 0;
-            while at < w.len() {
-                let n = ((w[at] >> 16) as usize).max(1).min(w.len() - at);
-                count_in(&w[at..at + n], count, live);
-                at += n;
+            for one in instructions(w) {
+                count_in(one, count, live);
             }
         }
     };
@@ -420,14 +414,8 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         let mut live = candidates.clone();
         count_range(0..n, &mut count, &mut live);
     }
-    let appended = module.appended_globals();
-    let mut at = 0;
-    while at < appended.len() {
-        let n = ((appended[at] >> 16) as usize)
-            .max(1)
-            .min(appended.len() - at);
-        count_in(&appended[at..at + n], &mut count, &candidates);
-        at += n;
+    for w in instructions(module.appended_globals()) {
+        count_in(w, &mut count, &candidates);
     }
     dce.count = count;
 
