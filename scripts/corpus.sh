@@ -19,7 +19,9 @@
 # DPC++ generations: mkl-dpcpp 2023.2 (SPIR-V 1.0/1.1 era), the 2024/2025 builds of dpctl 0.18,
 # oneCCL 2021.14 and oneMKL 2025.0, and the 2026 oneMKL SYCL components (zstd-compressed images),
 # oneDNN 2026.1, oneCCL 2022.2, dpnp 0.16 / 0.20. (dpctl/dpnp wheels are CPython-specific: pip
-# picks the wheel of the Python that runs it, the venv's 3.11.) intel-sycl-rt holds no modules.
+# picks the wheel of the Python that runs it, the venv's 3.11.) intel-sycl-rt 2026 holds no
+# SPIR-V (its device libraries are LLVM bitcode); scripts/setup.sh fetches 2025.0.4's libsycl-*.spv
+# for tests/link.rs.
 #
 # Needs Python 3 with pip (the repo's .venv when present) and the `zstandard` module for the
 # compressed images: installed into the venv (pinned below) when missing.

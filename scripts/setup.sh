@@ -3,6 +3,7 @@
 #   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv
 #   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
+#   - $REPO/.devicelib: DPC++'s SPIR-V device libraries (from the intel-sycl-rt 2025.0.4 wheel)
 #   - cargo build --release
 # Afterwards: `source scripts/ocl-env.sh` and run `.venv/bin/python scripts/ocl_run.py ...`.
 set -euo pipefail
@@ -76,6 +77,44 @@ PLATFORM="$(source "$REPO/scripts/ocl-env.sh" && "$VENV/bin/python" -c \
   'import pyopencl as cl; p = cl.get_platforms()[0]; print(p.name, "|", p.version, "|", p.get_devices()[0].il_version.strip())')" \
   || { echo "[setup] error: Intel OpenCL platform not found through $ICD_DIR" >&2; exit 1; }
 say "OpenCL: $PLATFORM"
+
+# --- DPC++ device libraries (real SPIR-V library modules for tests/link.rs) ---------------
+# intel-sycl-rt 2025.0.4 ships libsycl-*.spv (the wrappers such as libsycl-cmath.spv and their
+# libsycl-fallback-*.spv implementations); from 2026 on the wheel has them only as LLVM bitcode.
+# The wheel is fetched without its dependencies, checked against its SHA-256, and only its .spv
+# files are kept, in $REPO/.devicelib/intel-sycl-rt-2025.0.4/.
+DEVLIB_PIN="intel-sycl-rt==2025.0.4"
+DEVLIB_SHA256="85c5fd6029f62e8361af1d9ddb0f6c6f9cf4912bbe9ad684f89e9e5842128879"
+DEVLIB_DIR="$REPO/.devicelib/intel-sycl-rt-2025.0.4"
+if [ ! -f "$DEVLIB_DIR/COMPLETE" ]; then
+  say "pip download $DEVLIB_PIN (device libraries, ~12 MB)"
+  tmp_devlib="$(mktemp -d)"
+  printf '%s --hash=sha256:%s\n' "$DEVLIB_PIN" "$DEVLIB_SHA256" > "$tmp_devlib/req.txt"
+  "$VENV/bin/pip" download --quiet --disable-pip-version-check --no-input --no-deps \
+    --only-binary=:all: --require-hashes -r "$tmp_devlib/req.txt" -d "$tmp_devlib"
+  rm -rf "$DEVLIB_DIR"
+  mkdir -p "$DEVLIB_DIR"
+  "$VENV/bin/python" - "$tmp_devlib" "$DEVLIB_DIR" <<'PY'
+import glob, os, sys, zipfile
+src, dst = sys.argv[1], sys.argv[2]
+(wheel,) = glob.glob(os.path.join(src, "*.whl"))
+n = 0
+with zipfile.ZipFile(wheel) as z:
+    for info in z.infolist():
+        name = os.path.basename(info.filename)
+        if name.startswith("libsycl-") and name.endswith(".spv"):
+            with open(os.path.join(dst, name), "wb") as f:
+                f.write(z.read(info))
+            n += 1
+if n == 0:
+    sys.exit(f"no libsycl-*.spv in {wheel}")
+print(f"[setup] {n} device library modules in {dst}")
+PY
+  touch "$DEVLIB_DIR/COMPLETE"
+  rm -rf "$tmp_devlib"
+else
+  say "device libraries already in $DEVLIB_DIR"
+fi
 
 # --- Rust build --------------------------------------------------------------------------
 if [ -f "$REPO/Cargo.toml" ]; then

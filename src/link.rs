@@ -11,8 +11,8 @@
 //!    `allow_partial` other unresolved imports are kept; without `create_library` the resolved
 //!    exports lose their linkage;
 //! 5. check that no SpecId is used by two inputs (or renumber the later input's);
-//! 6. when the version crosses 1.4, rewrite entry-point interfaces to list every global variable
-//!    the entry point uses;
+//! 6. at SPIR-V 1.4 and later, extend entry-point interfaces to list every global variable the
+//!    entry point's call tree uses (it may now reach into other inputs);
 //! 7. write the sections in SPIR-V's logical order, function declarations before definitions.
 //!
 //! All id replacements are collected in one map and applied once. Errors of a kind are gathered
@@ -646,21 +646,40 @@ fn finish(
     std::mem::drop((canon, decorations_of, dedupable));
 
     // 4. Imports and exports.
+    // Imports of built-in variables (decorated `BuiltIn`: `__spirv_BuiltInGlobalInvocationId`
+    // in every DPC++ image and device library) name no symbol another module defines: the
+    // environment provides them. As in spirv-link, they are not resolved and never unresolved;
+    // they are set apart here, keyed by name and built-in.
+    let builtin_of: IdMap<u32, u32> = (0..insts.len())
+        .filter(|&n| sections[n] == Section::Annotation)
+        .map(|n| insts.words(n))
+        .filter(|w| is_decoration(w, Decoration::BuiltIn))
+        .map(|w| (w[1], w[3]))
+        .collect();
     let mut symbols: BTreeMap<Vec<u8>, Vec<Sym>> = BTreeMap::new();
+    let mut builtin_imports: BTreeMap<(Vec<u8>, u32), Vec<Sym>> = BTreeMap::new();
     for n in 0..insts.len() {
         let w = insts.words(n);
         if sections[n] == Section::Annotation && is_decoration(w, Decoration::LinkageAttributes) {
             if let Some((name, len)) = inst::read_string(&w[3..]) {
                 let kind = w.get(3 + len).copied().unwrap_or(0);
-                symbols.entry(name).or_default().push(Sym {
+                let sym = Sym {
                     id: w[1],
                     input: insts.input(n),
                     kind,
                     decoration: n,
-                });
+                };
+                match builtin_of.get(&w[1]) {
+                    Some(&builtin) if kind == 1 => builtin_imports
+                        .entry((name, builtin))
+                        .or_default()
+                        .push(sym),
+                    _ => symbols.entry(name).or_default().push(sym),
+                }
             }
         }
     }
+    std::mem::drop(builtin_of);
     let mut def_of = Defs::with_bound(bound, insts.words.len());
     for n in 0..insts.len() {
         if let Some(r) = insts.result(n) {
@@ -781,6 +800,23 @@ fn finish(
     }
     if !link_errors.is_empty() {
         return Err(Error::Link(link_errors));
+    }
+    // Built-in imports: one variable per name, built-in and type; without `allow_partial` the
+    // output keeps no import, so they lose their linkage too (spirv-link does the same).
+    for syms in builtin_imports.values() {
+        let imports: Vec<&Sym> = syms.iter().collect();
+        merge_same_type_imports(
+            &imports,
+            &type_of,
+            &mut replace,
+            &mut removed_symbols,
+            &mut drop,
+        );
+        if !options.allow_partial {
+            for s in syms {
+                drop.insert(s.decoration);
+            }
+        }
     }
     if !options.create_library {
         // Exports nobody imports lose their linkage too (spirv-link's behaviour).
@@ -1023,13 +1059,17 @@ fn finish(
         }
     }
 
-    // 6. Entry-point interfaces under the 1.4 rules.
-    if crosses_1_4 {
+    // 6. Entry-point interfaces under the 1.4 rules: an entry point lists every global variable
+    // its call tree uses, and linking can extend that tree into another input's functions (and
+    // their variables). Interfaces are only extended: a variable listed stays listed.
+    if version >= (1, 4) {
         rewrite_interfaces(insts, sections, &drop)?;
-        report.notes.push(format!(
-            "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
-            version.0, version.1
-        ));
+        if crosses_1_4 {
+            report.notes.push(format!(
+                "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
+                version.0, version.1
+            ));
+        }
     }
 
     // Memory: only the arena and the drop marks are needed to assemble.
@@ -1040,6 +1080,7 @@ fn finish(
         named,
         def_of,
         symbols,
+        builtin_imports,
         removed_symbols,
     ));
     // 7. Assemble: sections in order, function declarations before definitions. A counting

@@ -81,7 +81,7 @@ struct Cli {
     #[arg(long, value_enum, default_value = "aligned", value_name = "LAYOUT")]
     emulation_layout: Layout,
 
-    /// Linking: keep imports no input exports (listed in the JSON sidecar)
+    /// Linking: keep imports no input exports (listed in the JSON sidecar). Imports of built-in variables (`BuiltIn`-decorated) are never unresolved; with this option they also keep their Import
     #[arg(long)]
     allow_partial: bool,
 

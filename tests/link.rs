@@ -14,6 +14,11 @@
 //! 4. `specid_collision_renumbered_constants_are_independent` — `--renumber-spec-ids`: the two
 //!    colliding constants (and new markers linked in beside them) are set independently on the
 //!    runtime.
+//! 5. `builtin_imports_need_no_export` — imported built-in variables are provided by the
+//!    environment, not by another input; DPC++'s SPIR-V device libraries (fetched by
+//!    scripts/setup.sh): `device_libraries_pass_through_unchanged`,
+//!    `device_libraries_link_with_their_implementations`, `kernels_linked_with_device_libraries_run`
+//!    (`testdata/clang-devicelib`).
 //!
 //! Every output module written is checked with spirv-val. A missing tool fails the test naming it.
 
@@ -151,6 +156,8 @@ struct Summary {
     spec_ids: Vec<(u32, u32)>,
     /// Capabilities.
     capabilities: BTreeSet<u32>,
+    /// `BuiltIn` decorations: (target, built-in).
+    builtins: Vec<(u32, u32)>,
 }
 
 impl Summary {
@@ -176,6 +183,7 @@ impl Summary {
                     s.linkage.push((inst[1], name, inst[3 + k]));
                 }
                 71 if inst[2] == 1 => s.spec_ids.push((inst[1], inst[3])),
+                71 if inst[2] == 11 => s.builtins.push((inst[1], inst[3])),
                 54 => s.functions.push(inst[2]),
                 _ => {}
             }
@@ -215,6 +223,30 @@ impl Summary {
             }
         }
         self.functions.len() - per_name.values().map(|n| n - 1).sum::<usize>()
+    }
+
+    /// Names of the symbols of linkage type `kind`, apart from markers and built-in variables.
+    fn symbols(&self, kind: u32) -> BTreeSet<String> {
+        self.linkage
+            .iter()
+            .filter(|(t, name, k)| *k == kind && !is_marker(name) && !self.is_builtin(*t))
+            .map(|(_, name, _)| name.clone())
+            .collect()
+    }
+
+    /// Names of the imported built-in variables, with the number of imports of each.
+    fn builtin_imports(&self) -> BTreeMap<String, usize> {
+        let mut m = BTreeMap::new();
+        for (t, name, k) in &self.linkage {
+            if *k == LINK_IMPORT && self.is_builtin(*t) {
+                *m.entry(name.clone()).or_default() += 1;
+            }
+        }
+        m
+    }
+
+    fn is_builtin(&self, id: u32) -> bool {
+        self.builtins.iter().any(|(t, _)| *t == id)
     }
 
     fn marker_declarations(&self) -> usize {
@@ -1592,6 +1624,452 @@ fn specid_collision_renumbered_constants_are_independent() {
                 "--renumber-spec-ids native",
                 &tmp.join(&spv),
                 &run_json,
+                &spec,
+            ));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+// ---------------------------------------------------------------------------------------------
+// 6. Built-in variables, and DPC++'s device libraries
+// ---------------------------------------------------------------------------------------------
+
+const SPV_CAPABILITY_LINKAGE: u32 = 5;
+
+/// Module a: kernel k(out) stores f(GlobalInvocationId.x) to out; f is imported, and so is the
+/// built-in variable (as llvm-spirv writes them: `LinkageAttributes … Import` + `BuiltIn`).
+const BUILTIN_A: &str = r#"
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "k" %gid
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+               OpDecorate %f LinkageAttributes "f" Import
+      %ulong = OpTypeInt 64 0
+         %v3 = OpTypeVector %ulong 3
+     %in_ptr = OpTypePointer Input %v3
+     %cw_ptr = OpTypePointer CrossWorkgroup %ulong
+       %void = OpTypeVoid
+       %f_ty = OpTypeFunction %ulong %ulong
+       %k_ty = OpTypeFunction %void %cw_ptr
+        %gid = OpVariable %in_ptr Input
+          %f = OpFunction %ulong None %f_ty
+          %p = OpFunctionParameter %ulong
+               OpFunctionEnd
+          %k = OpFunction %void None %k_ty
+        %out = OpFunctionParameter %cw_ptr
+          %l = OpLabel
+          %v = OpLoad %v3 %gid
+          %x = OpCompositeExtract %ulong %v 0
+          %y = OpFunctionCall %ulong %f %x
+               OpStore %out %y
+               OpReturn
+               OpFunctionEnd
+"#;
+
+/// Module b: exports f(x) = x + GlobalInvocationId.x + GlobalSize.x; imports both built-ins.
+const BUILTIN_B: &str = r#"
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpName %gid "__spirv_BuiltInGlobalInvocationId"
+               OpName %gsize "__spirv_BuiltInGlobalSize"
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+               OpDecorate %gsize LinkageAttributes "__spirv_BuiltInGlobalSize" Import
+               OpDecorate %gsize BuiltIn GlobalSize
+               OpDecorate %gsize Constant
+               OpDecorate %f LinkageAttributes "f" Export
+      %ulong = OpTypeInt 64 0
+         %v3 = OpTypeVector %ulong 3
+     %in_ptr = OpTypePointer Input %v3
+       %f_ty = OpTypeFunction %ulong %ulong
+        %gid = OpVariable %in_ptr Input
+      %gsize = OpVariable %in_ptr Input
+          %f = OpFunction %ulong None %f_ty
+          %p = OpFunctionParameter %ulong
+          %l = OpLabel
+          %v = OpLoad %v3 %gid
+          %x = OpCompositeExtract %ulong %v 0
+          %s = OpLoad %v3 %gsize
+          %n = OpCompositeExtract %ulong %s 0
+         %px = OpIAdd %ulong %p %x
+          %r = OpIAdd %ulong %px %n
+               OpReturnValue %r
+               OpFunctionEnd
+"#;
+
+/// An import of a built-in variable names nothing another module exports: the environment
+/// provides it (spirv-link skips such symbols too). Linking a.spv with b.spv, where both import
+/// `__spirv_BuiltInGlobalInvocationId` and b also `__spirv_BuiltInGlobalSize`, needs no
+/// `--allow-partial`; the two declarations of one built-in become one variable; nothing is listed
+/// as unresolved; without `--allow-partial` the output keeps no import, so it has no linkage and
+/// no Linkage capability left (as spirv-link's output); with it, the built-in imports stay, once
+/// each. Both outputs pass spirv-val — GlobalSize is used only by b's f, so the SPIR-V 1.4 interface
+/// of a's kernel must gain it — and the kernel computes f(0) = 0 + 0 + 1 = 1 (one work item).
+#[test]
+fn builtin_imports_need_no_export() {
+    let tmp = tmpdir("builtin");
+    for (name, text) in [("a", BUILTIN_A), ("b", BUILTIN_B)] {
+        let asm = tmp.join(format!("{name}.spvasm"));
+        std::fs::write(&asm, text).unwrap();
+        let spv = common::assemble(&asm);
+        common::spirv_val(&spv, "spv1.4", &format!("the hand-written module {name}"));
+        std::fs::write(tmp.join(format!("{name}.spv")), spv).unwrap();
+    }
+    let run_json = tmp.join("run.json");
+    let doc = json!({"images": [{"image": 0, "kernel": "k", "nbuf": 1,
+        "overrides": [{}], "expect": [["0100000000000000"]]}]});
+    std::fs::write(&run_json, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+
+    let mut failures = Vec::new();
+    for partial in [false, true] {
+        let mut args = vec!["a.spv", "b.spv", "--validate", "-o", "out.spv"];
+        args.extend(["--prop", "out.prop", "--json", "out.json"]);
+        if partial {
+            args.push("--allow-partial");
+        }
+        let what = format!("spec-link {}", args.join(" "));
+        let out = spec_link(&tmp, &args);
+        if !out.status.success() {
+            failures.push(format!(
+                "{what}: exit {:?}\n{}",
+                out.status.code(),
+                stderr(&out)
+            ));
+            continue;
+        }
+        let module = std::fs::read(tmp.join("out.spv")).unwrap();
+        if let Some(e) = val_error(&module, "spv1.4") {
+            failures.push(format!("{what}: output fails spirv-val: {e}"));
+        }
+        let s = Summary::of(&module);
+        let mut per_builtin: BTreeMap<u32, usize> = BTreeMap::new();
+        for (_, b) in &s.builtins {
+            *per_builtin.entry(*b).or_default() += 1;
+        }
+        // GlobalInvocationId = 28, GlobalSize = 31: one variable each.
+        if per_builtin != BTreeMap::from([(28, 1), (31, 1)]) {
+            failures.push(format!(
+                "{what}: BuiltIn decorations per built-in: {per_builtin:?}, expected one each of 28 and 31"
+            ));
+        }
+        let expected_imports: BTreeMap<String, usize> = if partial {
+            BTreeMap::from([
+                ("__spirv_BuiltInGlobalInvocationId".to_string(), 1),
+                ("__spirv_BuiltInGlobalSize".to_string(), 1),
+            ])
+        } else {
+            BTreeMap::new()
+        };
+        if s.builtin_imports() != expected_imports {
+            failures.push(format!(
+                "{what}: built-in imports {:?}, expected {expected_imports:?}",
+                s.builtin_imports()
+            ));
+        }
+        if partial != s.capabilities.contains(&SPV_CAPABILITY_LINKAGE)
+            || (!partial && !s.linkage.is_empty())
+        {
+            failures.push(format!(
+                "{what}: Linkage capability {}, linkage decorations {:?}",
+                s.capabilities.contains(&SPV_CAPABILITY_LINKAGE),
+                s.linkage
+            ));
+        }
+        let sidecar: Value =
+            serde_json::from_slice(&std::fs::read(tmp.join("out.json")).unwrap()).unwrap();
+        if sidecar["unresolved_imports"] != json!([]) {
+            failures.push(format!(
+                "{what}: unresolved_imports {}",
+                sidecar["unresolved_imports"]
+            ));
+        }
+        // No spec constants in these modules: the harness runs the kernel as it is.
+        failures.extend(check_runs(
+            &what,
+            &tmp.join("out.spv"),
+            &run_json,
+            &["--no-spec"],
+        ));
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// DPC++'s SPIR-V device libraries (`libsycl-*.spv` of the intel-sycl-rt 2025.0.4 wheel), which
+/// scripts/setup.sh puts in `.devicelib/` (`$SPEC_LINK_DEVICELIB` names another folder).
+fn devicelib() -> PathBuf {
+    let dir = std::env::var_os("SPEC_LINK_DEVICELIB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| common::repo().join(".devicelib/intel-sycl-rt-2025.0.4"));
+    assert!(
+        dir.join("libsycl-crt.spv").is_file(),
+        "DPC++ device libraries not found in {}: run scripts/setup.sh",
+        dir.display()
+    );
+    dir
+}
+
+fn devicelib_module(name: &str) -> PathBuf {
+    let p = devicelib().join(format!("libsycl-{name}.spv"));
+    assert!(p.is_file(), "{} is missing", p.display());
+    p
+}
+
+/// Every device library module, on its own, comes out byte-identical in every mode: they call
+/// no marker.
+#[test]
+fn device_libraries_pass_through_unchanged() {
+    let dir = devicelib();
+    let tmp = tmpdir("devicelib-alone");
+    let mut modules: Vec<PathBuf> = std::fs::read_dir(&dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "spv"))
+        .collect();
+    modules.sort();
+    assert!(
+        modules.len() >= 20,
+        "only {} modules in {}",
+        modules.len(),
+        dir.display()
+    );
+    let mut failures = Vec::new();
+    for m in &modules {
+        let input = std::fs::read(m).unwrap();
+        for mode in ["native", "emulation", "default-values"] {
+            let out = tmp.join("out.spv");
+            let o = spec_link(
+                &tmp,
+                &[
+                    m.to_str().unwrap(),
+                    "--spec-const",
+                    mode,
+                    "--no-validate",
+                    "-o",
+                    out.to_str().unwrap(),
+                ],
+            );
+            let name = m.file_name().unwrap().to_string_lossy();
+            if !o.status.success() {
+                failures.push(format!(
+                    "{name} {mode}: exit {:?}\n{}",
+                    o.status.code(),
+                    stderr(&o)
+                ));
+            } else if std::fs::read(&out).unwrap() != input {
+                failures.push(format!("{name} {mode}: output differs from the input"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Each wrapper library linked with the libraries that implement what it imports, as a library
+/// (`--create-library --allow-partial`), the way a toolchain would prelink them. Checked against
+/// the inputs' own linkage, read apart from spec-link: the output exports every name an input
+/// exports; it imports exactly the names imported and exported by no input (the sidecar's
+/// `unresolved_imports` lists the same), built-in variables apart, which stay imported once each;
+/// and it passes spirv-val unless an input fails it the same way.
+#[test]
+fn device_libraries_link_with_their_implementations() {
+    let tmp = tmpdir("devicelib-link");
+    let groups: [&[&str]; 10] = [
+        &["crt", "fallback-cassert", "fallback-cstring"],
+        &["cmath", "fallback-cmath"],
+        &["cmath-fp64", "fallback-cmath-fp64"],
+        &["complex", "fallback-complex"],
+        &["complex-fp64", "fallback-complex-fp64"],
+        &["imf", "fallback-imf"],
+        &["imf-fp64", "fallback-imf-fp64"],
+        &["imf-bf16", "fallback-imf-bf16"],
+        &["itt-compiler-wrappers", "itt-stubs"],
+        &["itt-user-wrappers", "itt-stubs"],
+    ];
+    let mut failures = Vec::new();
+    for group in groups {
+        let paths: Vec<PathBuf> = group.iter().map(|g| devicelib_module(g)).collect();
+        let inputs: Vec<(String, Vec<u8>)> = paths
+            .iter()
+            .map(|p| (p.display().to_string(), std::fs::read(p).unwrap()))
+            .collect();
+        let summaries: Vec<Summary> = inputs.iter().map(|(_, b)| Summary::of(b)).collect();
+        let exported: BTreeSet<String> = summaries
+            .iter()
+            .flat_map(|s| s.symbols(LINK_EXPORT))
+            .collect();
+        let imported: BTreeSet<String> = summaries
+            .iter()
+            .flat_map(|s| s.symbols(LINK_IMPORT))
+            .filter(|n| !exported.contains(n))
+            .collect();
+        let builtins: BTreeMap<String, usize> = summaries
+            .iter()
+            .flat_map(|s| s.builtin_imports().into_keys())
+            .map(|n| (n, 1))
+            .collect();
+
+        let mut args: Vec<&str> = paths.iter().map(|p| p.to_str().unwrap()).collect();
+        args.extend(["--create-library", "--allow-partial", "--no-validate"]);
+        args.extend(["-o", "out.spv", "--json", "out.json"]);
+        let what = format!("spec-link {}", group.join(" + "));
+        let out = spec_link(&tmp, &args);
+        if !out.status.success() {
+            failures.push(format!(
+                "{what}: exit {:?}\n{}",
+                out.status.code(),
+                stderr(&out)
+            ));
+            continue;
+        }
+        let module = std::fs::read(tmp.join("out.spv")).unwrap();
+        let s = Summary::of(&module);
+        if s.symbols(LINK_EXPORT) != exported {
+            failures.push(format!(
+                "{what}: exports differ: missing {:?}, extra {:?}",
+                exported
+                    .difference(&s.symbols(LINK_EXPORT))
+                    .collect::<Vec<_>>(),
+                s.symbols(LINK_EXPORT)
+                    .difference(&exported)
+                    .collect::<Vec<_>>()
+            ));
+        }
+        if s.symbols(LINK_IMPORT) != imported {
+            failures.push(format!(
+                "{what}: imports {:?}, expected {imported:?}",
+                s.symbols(LINK_IMPORT)
+            ));
+        }
+        if s.builtin_imports() != builtins {
+            failures.push(format!(
+                "{what}: built-in imports {:?}, expected {builtins:?}",
+                s.builtin_imports()
+            ));
+        }
+        let sidecar: Value =
+            serde_json::from_slice(&std::fs::read(tmp.join("out.json")).unwrap()).unwrap();
+        let listed: BTreeSet<String> = sidecar["unresolved_imports"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|v| v.as_str().unwrap().to_string())
+            .collect();
+        if listed != imported {
+            failures.push(format!(
+                "{what}: unresolved_imports {listed:?}, expected {imported:?}"
+            ));
+        }
+        let named: Vec<(&str, &[u8])> = inputs
+            .iter()
+            .map(|(n, b)| (n.as_str(), b.as_slice()))
+            .collect();
+        if let Err(e) = valid_or_inherited(&module, "spv1.4", &named) {
+            failures.push(format!("{what}: output fails spirv-val: {e}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
+/// Kernels that call into the device libraries (`testdata/clang-devicelib`: C math through
+/// libsycl-cmath + its fallback; memset/memcpy/memcmp and `__assert_fail` through libsycl-crt +
+/// the cstring and cassert fallbacks), each reading a spec constant, linked without
+/// `--allow-partial` (the kernels and libsycl-crt import built-in variables, which no module
+/// exports), native and emulation: every output passes spirv-val, has no linkage left, and
+/// computes the values derived by hand in `<case>.run.json` on the Intel CPU OpenCL runtime.
+#[test]
+fn kernels_linked_with_device_libraries_run() {
+    let dir = common::repo().join("testdata/clang-devicelib");
+    let tmp = tmpdir("devicelib-run");
+    let mut failures = Vec::new();
+    for (case, libs) in [
+        ("cmath", &["cmath", "fallback-cmath"][..]),
+        ("crt", &["crt", "fallback-cstring", "fallback-cassert"][..]),
+    ] {
+        let kernel = dir.join(format!("{case}.spv"));
+        assert!(
+            kernel.is_file(),
+            "{} is missing (scripts/gen-clang-testdata.sh clang-devicelib)",
+            kernel.display()
+        );
+        let libs: Vec<PathBuf> = libs.iter().map(|l| devicelib_module(l)).collect();
+        for mode in ["native", "emulation"] {
+            let (spv, prop, js) = (
+                tmp.join(format!("{case}.{mode}.spv")),
+                tmp.join(format!("{case}.{mode}.prop")),
+                tmp.join(format!("{case}.{mode}.json")),
+            );
+            let mut args = vec![kernel.to_str().unwrap()];
+            args.extend(libs.iter().map(|l| l.to_str().unwrap()));
+            args.extend([
+                "--spec-const",
+                mode,
+                "--validate",
+                "-o",
+                spv.to_str().unwrap(),
+            ]);
+            args.extend([
+                "--prop",
+                prop.to_str().unwrap(),
+                "--json",
+                js.to_str().unwrap(),
+            ]);
+            let what = format!("{case} + {} libraries, {mode}", libs.len());
+            let out = spec_link(&tmp, &args);
+            if !out.status.success() {
+                failures.push(format!(
+                    "{what}: exit {:?}\n{}",
+                    out.status.code(),
+                    stderr(&out)
+                ));
+                continue;
+            }
+            let module = std::fs::read(&spv).unwrap();
+            if let Some(e) = val_error(&module, "spv1.4") {
+                failures.push(format!("{what}: output fails spirv-val: {e}"));
+            }
+            let s = Summary::of(&module);
+            if !s.linkage.is_empty() || s.capabilities.contains(&SPV_CAPABILITY_LINKAGE) {
+                failures.push(format!("{what}: linkage left: {:?}", s.linkage));
+            }
+            let spec = if mode == "native" {
+                ["--prop", prop.to_str().unwrap()]
+            } else {
+                ["--emulation-json", js.to_str().unwrap()]
+            };
+            failures.extend(check_runs(
+                &what,
+                &spv,
+                &dir.join(format!("{case}.run.json")),
                 &spec,
             ));
         }
