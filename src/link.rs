@@ -7,9 +7,10 @@
 //!    models must agree; the highest SPIR-V version wins;
 //! 3. deduplicate types and constants (structs only when their decorations agree);
 //! 4. resolve each `Import` to the one `Export` of the same name and type and replace its uses;
-//!    `LinkOnceODR` duplicates are merged; marker imports are left for lowering; with
-//!    `allow_partial` other unresolved imports are kept; without `create_library` the resolved
-//!    exports lose their linkage;
+//!    `LinkOnceODR` duplicates are merged, and so are exports of one name whose definitions are
+//!    copies of one another (two different ones are an error); marker imports are left for
+//!    lowering; with `allow_partial` other unresolved imports are kept; without `create_library`
+//!    the resolved exports lose their linkage;
 //! 5. check that no SpecId is used by two inputs (or renumber the later input's);
 //! 6. at SPIR-V 1.4 and later, extend entry-point interfaces to list every global variable the
 //!    entry point's call tree uses (it may now reach into other inputs);
@@ -360,6 +361,12 @@ fn is_decoration(w: &[u32], d: Decoration) -> bool {
     w[0] & 0xffff == Op::Decorate as u32 && w.len() > 3 && w[2] == d as u32
 }
 
+fn is_scalar_spec_constant(op: u32) -> bool {
+    op == Op::SpecConstant as u32
+        || op == Op::SpecConstantTrue as u32
+        || op == Op::SpecConstantFalse as u32
+}
+
 fn is_dedupable_global(op: u32) -> bool {
     (Op::TypeVoid as u32..=Op::TypePipe as u32).contains(&op) && op != Op::TypeForwardPointer as u32
         || [
@@ -368,6 +375,8 @@ fn is_dedupable_global(op: u32) -> bool {
             Op::ConstantFalse,
             Op::ConstantNull,
             Op::ConstantComposite,
+            // Undefined values of one type are interchangeable (any value will do for either).
+            Op::Undef,
         ]
         .iter()
         .any(|&o| o as u32 == op)
@@ -592,10 +601,23 @@ fn finish(
 
     // Decorations (target masked) of the types and constants that may be deduplicated, to tell
     // apart those that only differ in decorations. Only those ids are collected.
+    // DPC++'s ITT instrumentation flag (SpecId 0xFF747469, set by the runtime) is a spec constant
+    // every DPC++ image may hold, several times: identical copies of it merge like constants.
+    let itt_flags: IdSet<u32> = (0..insts.len())
+        .filter(|&n| sections[n] == Section::Annotation)
+        .map(|n| insts.words(n))
+        .filter(|w| is_decoration(w, Decoration::SpecId) && w[3] == ITT_SPEC_ID)
+        .map(|w| w[1])
+        .collect();
+    let is_dedupable = |insts: &Insts, n: usize| {
+        let op = insts.words(n)[0] & 0xffff;
+        sections[n] == Section::Global
+            && (is_dedupable_global(op)
+                || is_scalar_spec_constant(op)
+                    && insts.result(n).is_some_and(|r| itt_flags.contains(&r)))
+    };
     let dedupable: IdSet<u32> = (0..insts.len())
-        .filter(|&n| {
-            sections[n] == Section::Global && is_dedupable_global(insts.words(n)[0] & 0xffff)
-        })
+        .filter(|&n| is_dedupable(insts, n))
         .filter_map(|n| insts.result(n))
         .collect();
     let mut decorations_of: IdMap<u32, Vec<Vec<u32>>> = IdMap::default();
@@ -629,7 +651,7 @@ fn finish(
     };
     let mut canon = FirstSeen::default();
     for n in 0..insts.len() {
-        if sections[n] != Section::Global || !is_dedupable_global(insts.words(n)[0] & 0xffff) {
+        if !is_dedupable(insts, n) {
             continue;
         }
         insts.resolve_uses(n, &replace, &mut scratch);
@@ -705,9 +727,82 @@ fn finish(
     // Imported variables whose pointer type differs from the export's only in the pointee type:
     // (import id, import pointer type, export id); the import becomes a bitcast of the export.
     let mut adapt_vars: Vec<(u32, u32, u32)> = Vec::new();
+    // Built-in imports: one variable per name, built-in and type; without `allow_partial` the
+    // output keeps no import, so they lose their linkage too (spirv-link does the same). First,
+    // so that copies of one function using them compare equal below.
+    for syms in builtin_imports.values() {
+        let imports: Vec<&Sym> = syms.iter().collect();
+        merge_same_type_imports(
+            &imports,
+            &type_of,
+            &mut replace,
+            &mut removed_symbols,
+            &mut drop,
+        );
+        if !options.allow_partial {
+            for s in syms {
+                drop.insert(s.decoration);
+            }
+        }
+    }
+    // Exports of one name whose definitions are copies of one another (the translator's
+    // `spirv.llvm_fshl_i32` in two device libraries; the ITT wrappers every DPC++ image carries)
+    // are no conflict: the first copy is kept, as for LinkOnceODR. Repeated until nothing more
+    // merges: a copy that calls another copy matches once the callee's copies are one.
+    let mut pending: Vec<&Vec<u8>> = symbols
+        .iter()
+        .filter(|(_, syms)| syms.iter().filter(|s| s.kind == 0).count() > 1)
+        .map(|(name, _)| name)
+        .collect();
+    let mut merged_copies: Vec<String> = Vec::new();
+    loop {
+        let before = pending.len();
+        pending.retain(|name| {
+            let exports: Vec<&Sym> = symbols[*name].iter().filter(|s| s.kind == 0).collect();
+            let first = exports[0];
+            let copies = exports[1..]
+                .iter()
+                .all(|e| same_definition(insts, &def_of, &replace, first.id, e.id));
+            if copies {
+                for dup in &exports[1..] {
+                    replace.insert(dup.id, first.id);
+                    removed_symbols.insert(dup.id);
+                    drop.insert(dup.decoration);
+                }
+                merged_copies.push(String::from_utf8_lossy(name).into_owned());
+            }
+            !copies
+        });
+        if pending.len() == before {
+            break;
+        }
+    }
+    if !merged_copies.is_empty() {
+        merged_copies.sort();
+        let shown: Vec<String> = merged_copies
+            .iter()
+            .take(4)
+            .map(|n| format!("\"{n}\""))
+            .collect();
+        let more = merged_copies.len().saturating_sub(4);
+        report.notes.push(format!(
+            "{} symbol(s) exported by several inputs with the same definition, one copy kept: {}{}",
+            merged_copies.len(),
+            shown.join(", "),
+            if more > 0 {
+                format!(" and {more} more")
+            } else {
+                String::new()
+            }
+        ));
+    }
     for (name, syms) in &symbols {
         let shown = String::from_utf8_lossy(name);
-        let exports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 0).collect();
+        // (Copies merged above are gone.)
+        let exports: Vec<&Sym> = syms
+            .iter()
+            .filter(|s| s.kind == 0 && !removed_symbols.contains(&s.id))
+            .collect();
         let odr: Vec<&Sym> = syms.iter().filter(|s| s.kind == 2).collect();
         let imports: Vec<&Sym> = syms.iter().filter(|s| s.kind == 1).collect();
         if exports.len() > 1 {
@@ -801,23 +896,6 @@ fn finish(
     if !link_errors.is_empty() {
         return Err(Error::Link(link_errors));
     }
-    // Built-in imports: one variable per name, built-in and type; without `allow_partial` the
-    // output keeps no import, so they lose their linkage too (spirv-link does the same).
-    for syms in builtin_imports.values() {
-        let imports: Vec<&Sym> = syms.iter().collect();
-        merge_same_type_imports(
-            &imports,
-            &type_of,
-            &mut replace,
-            &mut removed_symbols,
-            &mut drop,
-        );
-        if !options.allow_partial {
-            for s in syms {
-                drop.insert(s.decoration);
-            }
-        }
-    }
     if !options.create_library {
         // Exports nobody imports lose their linkage too (spirv-link's behaviour).
         for syms in symbols.values() {
@@ -872,6 +950,10 @@ fn finish(
     let mut used: BTreeSet<u32> = spec_users.keys().copied().collect();
     let mut collisions = Vec::new();
     for (&id, users) in &spec_users {
+        // The ITT flag is the runtime's, one meaning in every input: never a collision.
+        if id == ITT_SPEC_ID {
+            continue;
+        }
         let first_input = users[0].0;
         let later: Vec<&(usize, usize)> = users.iter().filter(|(k, _)| *k != first_input).collect();
         if later.is_empty() {
@@ -1135,6 +1217,98 @@ struct Sym {
     input: usize,
     kind: u32,
     decoration: usize,
+}
+
+/// Whether the definitions of `a` and `b` (two exports of one name) are copies of one another:
+/// variables whose words match apart from the result id, or functions whose instructions match one
+/// for one — the same opcodes and literals, the same global ids (after the replacements so far),
+/// and the ids they define themselves in the same places. Anything that cannot be decoded differs.
+fn same_definition(
+    insts: &Insts,
+    def_of: &Defs,
+    replace: &IdMap<u32, u32>,
+    a: u32,
+    b: u32,
+) -> bool {
+    let (Some(na), Some(nb)) = (def_of.get(&a), def_of.get(&b)) else {
+        return false;
+    };
+    // The slots of a definition: the variable's, or OpFunction … OpFunctionEnd.
+    let slots = |n: usize| -> Option<Vec<usize>> {
+        let op = insts.words(n)[0] & 0xffff;
+        if op == Op::Variable as u32 {
+            return Some(vec![n]);
+        }
+        if op != Op::Function as u32 {
+            return None;
+        }
+        let mut v = Vec::new();
+        for m in n..insts.len() {
+            v.push(m);
+            if insts.words(m)[0] & 0xffff == Op::FunctionEnd as u32 {
+                return Some(v);
+            }
+        }
+        None
+    };
+    let (Some(sa), Some(sb)) = (slots(na), slots(nb)) else {
+        return false;
+    };
+    if sa.len() != sb.len() {
+        return false;
+    }
+    // The ids each defines, numbered in order of definition.
+    let locals = |slots: &[usize]| -> IdMap<u32, usize> {
+        slots
+            .iter()
+            .filter_map(|&m| insts.result(m))
+            .enumerate()
+            .map(|(k, id)| (id, k))
+            .collect()
+    };
+    let (la, lb) = (locals(&sa), locals(&sb));
+    if la.len() != lb.len() {
+        return false;
+    }
+    let mut uses = Vec::new();
+    let mut is_id = Vec::new();
+    for (&ma, &mb) in sa.iter().zip(&sb) {
+        let (wa, wb) = (insts.words(ma), insts.words(mb));
+        // One instruction per slot (a slot rewritten to several is not compared).
+        if wa.len() != wb.len() || wa[0] != wb[0] || (wa[0] >> 16) as usize != wa.len() {
+            return false;
+        }
+        uses.clear();
+        if let Some(&(start, len)) = insts.stored.get(&(ma as u32)) {
+            let stored = &insts.uses[start as usize..(start + len) as usize];
+            uses.extend(stored.iter().map(|&p| p as usize));
+        } else if !recomputed_uses(wa, |p| uses.push(p)) {
+            return false;
+        }
+        uses.extend(insts.result_pos(ma));
+        is_id.clear();
+        is_id.resize(wa.len(), false);
+        for &p in &uses {
+            if let Some(f) = is_id.get_mut(p) {
+                *f = true;
+            }
+        }
+        for k in 1..wa.len() {
+            let same = if is_id[k] {
+                match (la.get(&wa[k]), lb.get(&wb[k])) {
+                    (Some(x), Some(y)) => x == y,
+                    (None, None) => resolve(replace, wa[k]) == resolve(replace, wb[k]),
+                    _ => false,
+                }
+            } else {
+                wa[k] == wb[k]
+            };
+            if !same {
+                return false;
+            }
+        }
+    }
+    true
 }
 
 /// Repeated imports of one name with one type become one declaration.

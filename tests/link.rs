@@ -15,7 +15,7 @@
 //!    colliding constants (and new markers linked in beside them) are set independently on the
 //!    runtime.
 //! 5. `builtin_imports_need_no_export` — imported built-in variables are provided by the
-//!    environment, not by another input; DPC++'s SPIR-V device libraries (fetched by
+//!    environment, not by another input; `copies_of_an_export_merge`; DPC++'s SPIR-V device libraries (fetched by
 //!    scripts/setup.sh): `device_libraries_pass_through_unchanged`,
 //!    `device_libraries_link_with_their_implementations`, `kernels_linked_with_device_libraries_run`
 //!    (`testdata/clang-devicelib`).
@@ -1898,8 +1898,10 @@ fn device_libraries_pass_through_unchanged() {
 #[test]
 fn device_libraries_link_with_their_implementations() {
     let tmp = tmpdir("devicelib-link");
-    let groups: [&[&str]; 10] = [
+    let groups: [&[&str]; 11] = [
         &["crt", "fallback-cassert", "fallback-cstring"],
+        // Both fallbacks export the translator's `spirv.llvm_fshl_i32`: copies, merged.
+        &["imf", "imf-fp64", "fallback-imf", "fallback-imf-fp64"],
         &["cmath", "fallback-cmath"],
         &["cmath-fp64", "fallback-cmath-fp64"],
         &["complex", "fallback-complex"],
@@ -2080,4 +2082,142 @@ fn kernels_linked_with_device_libraries_run() {
         failures.len(),
         failures.join("\n\n")
     );
+}
+
+/// One module of `copies_of_an_export_merge`: kernel `kernel` stores `helper(1)` to its argument;
+/// `helper` (exported) adds GlobalInvocationId.x, and `extra` when DPC++'s ITT flag (the spec
+/// constant of SpecId 0xFF747469, default `itt`) is set, calling `stub` (exported too).
+fn itt_module(kernel: &str, extra: u32, itt: bool) -> String {
+    format!(
+        r#"
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %k "{kernel}" %gid
+               OpDecorate %gid LinkageAttributes "__spirv_BuiltInGlobalInvocationId" Import
+               OpDecorate %gid BuiltIn GlobalInvocationId
+               OpDecorate %gid Constant
+               OpDecorate %helper LinkageAttributes "helper" Export
+               OpDecorate %stub LinkageAttributes "stub" Export
+               OpDecorate %flag SpecId 4285822057
+      %ulong = OpTypeInt 64 0
+       %bool = OpTypeBool
+         %v3 = OpTypeVector %ulong 3
+     %in_ptr = OpTypePointer Input %v3
+     %cw_ptr = OpTypePointer CrossWorkgroup %ulong
+       %void = OpTypeVoid
+       %h_ty = OpTypeFunction %ulong %ulong
+       %k_ty = OpTypeFunction %void %cw_ptr
+    %ulong_0 = OpConstant %ulong 0
+    %ulong_1 = OpConstant %ulong 1
+    %ulong_e = OpConstant %ulong {extra}
+       %flag = OpSpecConstant{itt}
+        %gid = OpVariable %in_ptr Input
+       %stub = OpFunction %ulong None %h_ty
+         %sp = OpFunctionParameter %ulong
+         %sl = OpLabel
+         %sr = OpIAdd %ulong %sp %ulong_e
+               OpReturnValue %sr
+               OpFunctionEnd
+     %helper = OpFunction %ulong None %h_ty
+          %p = OpFunctionParameter %ulong
+          %l = OpLabel
+          %v = OpLoad %v3 %gid
+          %x = OpCompositeExtract %ulong %v 0
+         %px = OpIAdd %ulong %p %x
+          %s = OpFunctionCall %ulong %stub %px
+          %r = OpSelect %ulong %flag %s %px
+               OpReturnValue %r
+               OpFunctionEnd
+          %k = OpFunction %void None %k_ty
+        %out = OpFunctionParameter %cw_ptr
+         %kl = OpLabel
+          %y = OpFunctionCall %ulong %helper %ulong_1
+               OpStore %out %y
+               OpReturn
+               OpFunctionEnd
+"#,
+        itt = if itt { "True %bool" } else { "False %bool" }
+    )
+}
+
+/// Exports of one name in several inputs are an error unless their definitions are copies of
+/// one another (every DPC++ image carries the ITT wrappers and stubs as exports, over the same
+/// `SpecId 0xFF747469` flag; two device libraries both define the translator's
+/// `spirv.llvm_fshl_i32`): then one copy is kept, with a note — also when the copies call other
+/// copies (`helper` calls `stub`, merged after it in name order) and read the ITT flag, which is
+/// the runtime's in every input and so no SpecId collision. Copies that differ in a constant, or
+/// read an ITT flag of another default, stay an error naming the symbol and both files. The
+/// merged output passes spirv-val, keeps one `helper`, one `stub` and one flag, and both kernels
+/// run with the values derived by hand (one work item, flag false: helper(1) = 1 + 0).
+#[test]
+fn copies_of_an_export_merge() {
+    let tmp = tmpdir("copies");
+    let write = |name: &str, text: String| {
+        let asm = tmp.join(format!("{name}.spvasm"));
+        std::fs::write(&asm, text).unwrap();
+        let spv = common::assemble(&asm);
+        common::spirv_val(&spv, "spv1.4", &format!("the hand-written module {name}"));
+        std::fs::write(tmp.join(format!("{name}.spv")), spv).unwrap();
+    };
+    write("a", itt_module("ka", 5, false));
+    write("b", itt_module("kb", 5, false));
+    write("c", itt_module("kc", 6, false)); // stub adds 6: a different definition
+    write("d", itt_module("kd", 5, true)); // the ITT flag's default differs
+
+    let out = spec_link(&tmp, &["a.spv", "b.spv", "--validate", "-o", "ab.spv"]);
+    assert!(
+        out.status.success(),
+        "spec-link a.spv b.spv: exit {:?}\n{}",
+        out.status.code(),
+        stderr(&out)
+    );
+    assert!(
+        stderr(&out).contains("2 symbol(s) exported by several inputs with the same definition, one copy kept: \"helper\", \"stub\""),
+        "no note of the merged copies:\n{}",
+        stderr(&out)
+    );
+    let module = std::fs::read(tmp.join("ab.spv")).unwrap();
+    if let Some(e) = val_error(&module, "spv1.4") {
+        panic!("a.spv + b.spv: output fails spirv-val: {e}");
+    }
+    let s = Summary::of(&module);
+    assert_eq!(
+        s.functions.len(),
+        4,
+        "helper, stub, ka and kb: {:?}",
+        s.functions
+    );
+    assert_eq!(s.entry_points, ["ka", "kb"]);
+    assert_eq!(s.spec_ids.len(), 1, "one ITT flag: {:?}", s.spec_ids);
+    let run_json = tmp.join("run.json");
+    let doc = json!({"images": [
+        {"image": 0, "kernel": "ka", "nbuf": 1, "overrides": [{}], "expect": [["0100000000000000"]]},
+        {"image": 1, "kernel": "kb", "nbuf": 1, "overrides": [{}], "expect": [["0100000000000000"]]}]});
+    std::fs::write(&run_json, serde_json::to_string_pretty(&doc).unwrap()).unwrap();
+    let failures = check_runs(
+        "a.spv + b.spv",
+        &tmp.join("ab.spv"),
+        &run_json,
+        &["--no-spec"],
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+
+    for (other, symbol) in [("c.spv", "stub"), ("d.spv", "helper")] {
+        let out = spec_link(&tmp, &["a.spv", other, "-o", "bad.spv"]);
+        let err = stderr(&out);
+        assert_eq!(out.status.code(), Some(1), "a.spv + {other}:\n{err}");
+        assert!(
+            err.contains(&format!(
+                "error: symbol \"{symbol}\" is exported by a.spv and {other}"
+            )),
+            "a.spv + {other}: {err}"
+        );
+        assert!(
+            !tmp.join("bad.spv").exists(),
+            "a.spv + {other}: output written"
+        );
+    }
 }
