@@ -63,6 +63,28 @@ fn stderr(o: &Output) -> String {
     String::from_utf8_lossy(&o.stderr).into_owned()
 }
 
+/// Whether a spec-link run succeeded; if not, records its exit status and stderr under `what`.
+fn succeeded(what: &str, out: &Output, failures: &mut Vec<String>) -> bool {
+    if !out.status.success() {
+        failures.push(format!(
+            "{what}: exit {:?}\n{}",
+            out.status.code(),
+            stderr(out)
+        ));
+    }
+    out.status.success()
+}
+
+/// Fails the test listing every failure found (a test gathers them to report all at once).
+fn assert_no_failures(failures: &[String]) {
+    assert!(
+        failures.is_empty(),
+        "{} failure(s):\n\n{}",
+        failures.len(),
+        failures.join("\n\n")
+    );
+}
+
 // ---------------------------------------------------------------------------------------------
 // spirv-val
 // ---------------------------------------------------------------------------------------------
@@ -602,12 +624,7 @@ fn clang_two_modules_link_like_one_module() {
             failures.extend(check_runs(&what, &spv, &run_json, &args));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// A module whose debug information is in OpenCL.DebugInfo.100 under the translator's legacy
@@ -801,12 +818,7 @@ fn nonsemantic_debug_info_links() {
                 &js,
             ],
         );
-        if !out.status.success() {
-            failures.push(format!(
-                "{what}: exit {:?}\n{}",
-                out.status.code(),
-                stderr(&out)
-            ));
+        if !succeeded(&what, &out, &mut failures) {
             continue;
         }
         let module = std::fs::read(tmp.join(&spv)).unwrap();
@@ -851,12 +863,7 @@ fn nonsemantic_debug_info_links() {
             &[flag, spec_path.to_str().unwrap()],
         ));
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1163,12 +1170,7 @@ fn spirv_link_comparison() {
         compared.insert(name.clone());
     }
     eprintln!("spirv-link comparison:\n  {}", table.join("\n  "));
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
     for must in [
         "link-basic",
         "link-library",
@@ -1628,12 +1630,7 @@ fn specid_collision_renumbered_constants_are_independent() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -1745,12 +1742,7 @@ fn builtin_imports_need_no_export() {
         }
         let what = format!("spec-link {}", args.join(" "));
         let out = spec_link(&tmp, &args);
-        if !out.status.success() {
-            failures.push(format!(
-                "{what}: exit {:?}\n{}",
-                out.status.code(),
-                stderr(&out)
-            ));
+        if !succeeded(&what, &out, &mut failures) {
             continue;
         }
         let module = std::fs::read(tmp.join("out.spv")).unwrap();
@@ -1807,12 +1799,7 @@ fn builtin_imports_need_no_export() {
             &["--no-spec"],
         ));
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// DPC++'s SPIR-V device libraries (`libsycl-*.spv` of the intel-sycl-rt 2025.0.4 wheel), which
@@ -1881,12 +1868,7 @@ fn device_libraries_pass_through_unchanged() {
             }
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// Each wrapper library linked with the libraries that implement what it imports, as a library
@@ -1940,12 +1922,7 @@ fn device_libraries_link_with_their_implementations() {
         args.extend(["-o", "out.spv", "--json", "out.json"]);
         let what = format!("spec-link {}", group.join(" + "));
         let out = spec_link(&tmp, &args);
-        if !out.status.success() {
-            failures.push(format!(
-                "{what}: exit {:?}\n{}",
-                out.status.code(),
-                stderr(&out)
-            ));
+        if !succeeded(&what, &out, &mut failures) {
             continue;
         }
         let module = std::fs::read(tmp.join("out.spv")).unwrap();
@@ -1994,12 +1971,7 @@ fn device_libraries_link_with_their_implementations() {
             failures.push(format!("{what}: output fails spirv-val: {e}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// Kernels that call into the device libraries (`testdata/clang-devicelib`: C math through
@@ -2047,12 +2019,7 @@ fn kernels_linked_with_device_libraries_run() {
             ]);
             let what = format!("{case} + {} libraries, {mode}", libs.len());
             let out = spec_link(&tmp, &args);
-            if !out.status.success() {
-                failures.push(format!(
-                    "{what}: exit {:?}\n{}",
-                    out.status.code(),
-                    stderr(&out)
-                ));
+            if !succeeded(&what, &out, &mut failures) {
                 continue;
             }
             let module = std::fs::read(&spv).unwrap();
@@ -2076,12 +2043,7 @@ fn kernels_linked_with_device_libraries_run() {
             ));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} failure(s):\n\n{}",
-        failures.len(),
-        failures.join("\n\n")
-    );
+    assert_no_failures(&failures);
 }
 
 /// One module of `copies_of_an_export_merge`: kernel `kernel` stores `helper(1)` to its argument;
