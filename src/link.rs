@@ -194,6 +194,12 @@ impl Insts {
 
     /// The id positions (within [`Insts::words`]) of slot `n`, into `out` (cleared first).
     fn uses(&self, n: usize, out: &mut Vec<usize>) {
+        self.uses_known(n, out);
+    }
+
+    /// [`Insts::uses`], and whether the positions are all known (false: an instruction that
+    /// cannot be decoded; `out` then holds the positions found before it).
+    fn uses_known(&self, n: usize, out: &mut Vec<usize>) -> bool {
         out.clear();
         if let Some(&(start, len)) = self.stored.get(&(n as u32)) {
             out.extend(
@@ -201,8 +207,9 @@ impl Insts {
                     .iter()
                     .map(|&p| p as usize),
             );
+            true
         } else {
-            recomputed_uses(self.words(n), |p| out.push(p));
+            recomputed_uses(self.words(n), |p| out.push(p))
         }
     }
 
@@ -1278,11 +1285,7 @@ fn same_definition(
         if wa.len() != wb.len() || wa[0] != wb[0] || (wa[0] >> 16) as usize != wa.len() {
             return false;
         }
-        uses.clear();
-        if let Some(&(start, len)) = insts.stored.get(&(ma as u32)) {
-            let stored = &insts.uses[start as usize..(start + len) as usize];
-            uses.extend(stored.iter().map(|&p| p as usize));
-        } else if !recomputed_uses(wa, |p| uses.push(p)) {
+        if !insts.uses_known(ma, &mut uses) {
             return false;
         }
         uses.extend(insts.result_pos(ma));
