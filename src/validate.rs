@@ -5,10 +5,25 @@
 //! all, the error is not spec-link's: the output is accepted with a warning naming the input's
 //! error. Otherwise spec-link introduced the error and the run fails.
 //!
+//! spirv-val reports only its first error. A DPC++ image fails it at the symbolic-ID strings
+//! (module-scope `OpVariable`s in `Generic` storage), which lowering removes; an error further on
+//! in the image then first shows in the output. So for a single lowered input the comparison goes
+//! on with a *control module*: the input with the instructions spirv-val stops at set aside, as
+//! long as spec-link removed or rewrote them — an instruction with a result type becomes an
+//! `OpUndef` of that type and id (its uses stay defined), one without a result goes, an
+//! `OpEntryPoint` loses the interface ids spec-link removed. Each round sets aside the instruction
+//! the error is at and every other one spec-link removed with the same opcode in the same scope,
+//! then validates again. If the control fails as the output does, the output is accepted with a
+//! warning; if it passes, stops at an instruction spec-link kept, or a round sets nothing aside,
+//! the run fails. The control holds nothing spec-link added, so an error in what spec-link wrote
+//! never shows in it; an output using an id whose definition spec-link removed is refused as
+//! before.
+//!
 //! The validator is `spirv-val` on PATH, or the program named by `$SPEC_LINK_SPIRV_VAL` (e.g. a
 //! newer SPIRV-Tools than the system's).
 
 use crate::error::{Error, Result};
+use crate::module::inst;
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -130,11 +145,24 @@ pub enum Verdict {
     Valid,
     /// The output is invalid in the same way as the input (or the input is unreadable): keep it.
     InheritedFromInput(String),
+    /// The output fails as the input's control module does (see the module docs): keep it.
+    /// `output` is the output's error, `input` the input's own first error.
+    HiddenInInput {
+        output: String,
+        input: String,
+    },
 }
 
 /// Validates the output; on failure applies the input policy (see the module docs) to each
-/// input (several when linking: one failing the same way is enough).
-pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdict> {
+/// input (several when linking: one failing the same way is enough). `lowered`, for a single
+/// input lowered in place, says which of the input's instructions (by index) spec-link removed or
+/// rewrote: with it, the control module is tried too.
+pub fn check(
+    output: &[u8],
+    inputs: &[&[u8]],
+    target_env: &str,
+    lowered: Option<&dyn Fn(usize) -> bool>,
+) -> Result<Verdict> {
     let Some(out_err) = spirv_val(output, target_env)? else {
         return Ok(Verdict::Valid);
     };
@@ -147,13 +175,29 @@ pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdic
             out_err.lines().next().unwrap_or("")
         )));
     }
+    let mut input_error = None;
     for input in inputs {
         if let Some(in_err) = spirv_val(input, target_env)? {
             if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {
-                return Ok(Verdict::InheritedFromInput(
-                    in_err.lines().next().unwrap_or("").to_string(),
-                ));
+                return Ok(Verdict::InheritedFromInput(first_line(&in_err)));
             }
+            input_error = Some(in_err);
+        }
+    }
+    if let (Some(gone), [input], Some(in_err)) = (lowered, inputs, input_error) {
+        let first = first_line(&in_err);
+        if control_fails_as(
+            input,
+            output,
+            in_err,
+            &error_key(&out_err),
+            gone,
+            target_env,
+        )? {
+            return Ok(Verdict::HiddenInInput {
+                output: first_line(&out_err),
+                input: first,
+            });
         }
     }
     Err(Error::Validation(format!(
@@ -161,9 +205,390 @@ pub fn check(output: &[u8], inputs: &[&[u8]], target_env: &str) -> Result<Verdic
     )))
 }
 
+fn first_line(msg: &str) -> String {
+    msg.lines().next().unwrap_or("").to_string()
+}
+
+/// The instruction (0-based) a spirv-val message's first error is at: spirv-val counts a
+/// binary's instructions from 1 (`error: line N: …`).
+fn error_instruction(msg: &str) -> Option<usize> {
+    let first = msg.lines().find(|l| l.contains("error"))?;
+    let rest = first.trim_start().strip_prefix("error: line ")?;
+    let n: usize = rest.split(':').next()?.trim().parse().ok()?;
+    n.checked_sub(1)
+}
+
+/// A module's words in host order, whatever its byte order (`None`: not a SPIR-V module).
+fn host_words(bytes: &[u8]) -> Option<Vec<u32>> {
+    if bytes.len() % 4 != 0 || bytes.len() < 20 {
+        return None;
+    }
+    let words: Vec<u32> = bytes
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+        .collect();
+    match words[0] {
+        0x0723_0203 => Some(words),
+        0x0302_2307 => Some(words.into_iter().map(u32::swap_bytes).collect()),
+        _ => None,
+    }
+}
+
+/// OpDecorate, OpMemberDecorate, OpDecorateId, OpDecorateString, OpMemberDecorateString.
+fn is_decoration(op: u32) -> bool {
+    matches!(op, 71 | 72 | 332 | 5632 | 5633)
+}
+
+/// Most rounds of setting instructions aside in the control module (see the module docs).
+const CONTROL_ROUNDS: usize = 16;
+
+/// The input of a lowering with some of its instructions set aside (see the module docs).
+struct Control {
+    /// The input's words, host order.
+    words: Vec<u32>,
+    /// Start and length of each instruction.
+    insts: Vec<(usize, usize)>,
+    /// Whether each instruction is inside a function.
+    in_function: Vec<bool>,
+    /// The instruction defining each id.
+    defs: std::collections::HashMap<u32, usize>,
+    /// What each set-aside instruction became (`None`: it went).
+    set_aside: std::collections::HashMap<usize, Option<Vec<u32>>>,
+}
+
+impl Control {
+    fn new(words: Vec<u32>) -> Option<Control> {
+        let (mut insts, mut in_function) = (Vec::new(), Vec::new());
+        let mut defs = std::collections::HashMap::new();
+        let mut inside = false;
+        let mut at = 5;
+        while at < words.len() {
+            let n = (words[at] >> 16) as usize;
+            let w = words.get(at..at + n).filter(|_| n > 0)?;
+            let op = w[0] & 0xffff;
+            inside |= op == spirv::Op::Function as u32;
+            if let Some(id) = inst::result_id(w) {
+                defs.insert(id, insts.len());
+            }
+            insts.push((at, n));
+            in_function.push(inside);
+            inside &= op != spirv::Op::FunctionEnd as u32;
+            at += n;
+        }
+        Some(Control {
+            words,
+            insts,
+            in_function,
+            defs,
+            set_aside: Default::default(),
+        })
+    }
+
+    fn inst(&self, i: usize) -> &[u32] {
+        let (at, n) = self.insts[i];
+        &self.words[at..at + n]
+    }
+
+    fn opcode(&self, i: usize) -> u32 {
+        self.inst(i)[0] & 0xffff
+    }
+
+    /// What instruction `i` becomes when set aside (`Some(None)`: it goes); `None` if it
+    /// cannot be set aside without breaking the module's structure.
+    fn set_aside_form(&self, i: usize, gone: &dyn Fn(usize) -> bool) -> Option<Option<Vec<u32>>> {
+        use spirv::Op;
+        let w = self.inst(i);
+        let op = w[0] & 0xffff;
+        if op == Op::EntryPoint as u32 {
+            return self.entry_point_without(w, gone).map(Some);
+        }
+        let structural = [
+            Op::Function,
+            Op::FunctionParameter,
+            Op::FunctionEnd,
+            Op::Label,
+            Op::Phi,
+            Op::SelectionMerge,
+            Op::LoopMerge,
+            Op::Branch,
+            Op::BranchConditional,
+            Op::Switch,
+            Op::Kill,
+            Op::Return,
+            Op::ReturnValue,
+            Op::Unreachable,
+        ];
+        if structural.iter().any(|&s| s as u32 == op) {
+            return None;
+        }
+        match inst::result_info(op)? {
+            (true, true) => {
+                let (ty, id) = (*w.get(1)?, *w.get(2)?);
+                let void = self
+                    .defs
+                    .get(&ty)
+                    .is_some_and(|&d| self.opcode(d) == Op::TypeVoid as u32);
+                Some((!void).then(|| inst::build(Op::Undef, &[ty, id])))
+            }
+            (false, false) => Some(None),
+            _ => None,
+        }
+    }
+
+    /// `OpEntryPoint` `w` without the interface ids defined by instructions `drop` holds.
+    fn entry_point_without(&self, w: &[u32], drop: &dyn Fn(usize) -> bool) -> Option<Vec<u32>> {
+        let name = inst::string_len(w.get(3..)?)?;
+        let mut kept = w.get(..3 + name)?.to_vec();
+        kept.extend(
+            w[3 + name..]
+                .iter()
+                .filter(|id| !self.defs.get(id).is_some_and(|&d| drop(d))),
+        );
+        kept[0] = inst::head(spirv::Op::EntryPoint, kept.len());
+        Some(kept)
+    }
+
+    /// The control module as bytes, and the input instruction each of its instructions comes
+    /// from. An `OpEntryPoint` loses the interface ids of instructions set aside (an `OpUndef`
+    /// is no interface).
+    fn materialise(&self) -> (Vec<u8>, Vec<usize>) {
+        let mut words = self.words[..5].to_vec();
+        let mut origin = Vec::with_capacity(self.insts.len());
+        let set_aside = |d: usize| self.set_aside.contains_key(&d);
+        for i in 0..self.insts.len() {
+            let w = self.inst(i);
+            match self.set_aside.get(&i) {
+                Some(None) => continue,
+                Some(Some(w)) => words.extend_from_slice(w),
+                None if w[0] & 0xffff == spirv::Op::EntryPoint as u32 => {
+                    match self.entry_point_without(w, &set_aside) {
+                        Some(kept) => words.extend_from_slice(&kept),
+                        None => words.extend_from_slice(w),
+                    }
+                }
+                None => words.extend_from_slice(w),
+            }
+            origin.push(i);
+        }
+        (words.iter().flat_map(|w| w.to_le_bytes()).collect(), origin)
+    }
+}
+
+/// Whether the control module of `input` (see the module docs) fails with the error `out_key`
+/// (an [`error_key`]), starting from the input's own error `in_err`; and `output` uses no id
+/// whose definition in the input it lost.
+fn control_fails_as(
+    input: &[u8],
+    output: &[u8],
+    mut in_err: String,
+    out_key: &str,
+    gone: &dyn Fn(usize) -> bool,
+    target_env: &str,
+) -> Result<bool> {
+    let (Some(words), Some(out_words)) = (host_words(input), host_words(output)) else {
+        return Ok(false);
+    };
+    if !inst::dangling_uses(&words, &out_words).is_empty() {
+        return Ok(false);
+    }
+    let Some(mut control) = Control::new(words) else {
+        return Ok(false);
+    };
+    let mut origin: Vec<usize> = (0..control.insts.len()).collect();
+    for _ in 0..CONTROL_ROUNDS {
+        let Some(&i) = error_instruction(&in_err).and_then(|k| origin.get(k)) else {
+            return Ok(false);
+        };
+        if !gone(i) || control.set_aside.contains_key(&i) {
+            return Ok(false);
+        }
+        let Some(form) = control.set_aside_form(i, gone) else {
+            return Ok(false);
+        };
+        control.set_aside.insert(i, form);
+        let (op, scope) = (control.opcode(i), control.in_function[i]);
+        for j in 0..control.insts.len() {
+            if control.opcode(j) == op
+                && control.in_function[j] == scope
+                && !is_decoration(op)
+                && !control.set_aside.contains_key(&j)
+                && gone(j)
+            {
+                if let Some(form) = control.set_aside_form(j, gone) {
+                    control.set_aside.insert(j, form);
+                }
+            }
+        }
+        // The decorations of what was set aside go with it.
+        for j in 0..control.insts.len() {
+            let w = control.inst(j);
+            if is_decoration(w[0] & 0xffff)
+                && gone(j)
+                && w.get(1)
+                    .and_then(|t| control.defs.get(t))
+                    .is_some_and(|d| control.set_aside.contains_key(d))
+            {
+                control.set_aside.insert(j, None);
+            }
+        }
+        let (bytes, from) = control.materialise();
+        origin = from;
+        match spirv_val(&bytes, target_env)? {
+            None => return Ok(false),
+            Some(e) if error_key(&e) == out_key => return Ok(true),
+            Some(e) => in_err = e,
+        }
+    }
+    Ok(false)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A kernel module in the shape of a DPC++ image: spirv-val stops first at `%100`, a
+    /// symbolic-ID string in `Generic` storage, which lowering removes (with its name, its
+    /// decoration and its place in the interface). `%g`, which the kernel loads, is not in the
+    /// interface: an error spirv-val reaches only later. `extra` goes at the end of the globals.
+    fn image(with_str: bool, listed: bool, extra: &str) -> String {
+        let str_lines = |l: &str| {
+            if with_str {
+                l.to_string()
+            } else {
+                String::new()
+            }
+        };
+        format!(
+            "OpCapability Addresses\nOpCapability Kernel\nOpCapability GenericPointer\n\
+             OpCapability Int8\nOpMemoryModel Physical64 OpenCL\n\
+             OpEntryPoint Kernel %k \"k\" {} {}\n{}{}\
+             %uchar = OpTypeInt 8 0\n%uint = OpTypeInt 32 0\n%void = OpTypeVoid\n\
+             %bool = OpTypeBool\n%two = OpConstant %uint 2\n%arr = OpTypeArray %uchar %two\n\
+             %ptr_str = OpTypePointer Generic %arr\n%a = OpConstant %uchar 65\n\
+             %nul = OpConstant %uchar 0\n%init = OpConstantComposite %arr %a %nul\n{}\
+             %ptr_g = OpTypePointer CrossWorkgroup %uint\n%seventeen = OpConstant %uint 17\n\
+             %g = OpVariable %ptr_g CrossWorkgroup %seventeen\n{extra}\
+             %fn = OpTypeFunction %void\n%k = OpFunction %void None %fn\n%entry = OpLabel\n\
+             %v = OpLoad %uint %g\nOpReturn\nOpFunctionEnd\n",
+            if with_str { "%100" } else { "" },
+            if listed { "%g" } else { "" },
+            str_lines("OpName %100 \"__usid_str\"\n"),
+            str_lines("OpDecorate %100 Constant\n"),
+            str_lines("%100 = OpVariable %ptr_str Generic %init\n"),
+        )
+    }
+
+    /// Assembles `text`; ids keep their numbers (`%100` is the same id with or without the other
+    /// instructions), so that an output keeps the input's words where it keeps an instruction.
+    fn assemble(text: &str) -> std::result::Result<Vec<u8>, String> {
+        let mut child = Command::new("spirv-as")
+            .args([
+                "--target-env",
+                "spv1.4",
+                "--preserve-numeric-ids",
+                "-",
+                "-o",
+                "-",
+            ])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(|e| format!("required tool `spirv-as` could not be run ({e})"))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            stdin
+                .write_all(text.as_bytes())
+                .map_err(|e| e.to_string())?;
+        }
+        let out = child.wait_with_output().map_err(|e| e.to_string())?;
+        if !out.status.success() {
+            return Err(format!(
+                "spirv-as failed: {}\n{text}",
+                String::from_utf8_lossy(&out.stderr)
+            ));
+        }
+        Ok(out.stdout)
+    }
+
+    /// Which of `input`'s instructions `output` does not hold (by their words).
+    fn gone_from(input: &[u8], output: &[u8]) -> Vec<bool> {
+        let split = |b: &[u8]| -> Vec<Vec<u32>> {
+            let Some(w) = host_words(b) else {
+                return Vec::new();
+            };
+            let Some(c) = Control::new(w) else {
+                return Vec::new();
+            };
+            (0..c.insts.len()).map(|i| c.inst(i).to_vec()).collect()
+        };
+        let kept = split(output);
+        split(input).iter().map(|i| !kept.contains(i)).collect()
+    }
+
+    fn run(
+        output: &str,
+        input: &str,
+        gone: Option<Vec<bool>>,
+    ) -> std::result::Result<Verdict, String> {
+        let (output, input) = (assemble(output)?, assemble(input)?);
+        let gone = gone.unwrap_or_else(|| gone_from(&input, &output));
+        let gone = move |i: usize| gone.get(i).copied().unwrap_or(false);
+        check(&output, &[&input], "spv1.4", Some(&gone)).map_err(|e| e.to_string())
+    }
+
+    #[test]
+    fn errors_behind_removed_instructions_are_the_inputs() -> std::result::Result<(), String> {
+        // The premise: spirv-val stops at %100 in the input.
+        let input = assemble(&image(true, false, ""))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("cannot be Generic")),
+            "{first:?}"
+        );
+        // %100 removed: the unlisted %g shows, and the control module finds it in the input.
+        match run(&image(false, false, ""), &image(true, false, ""), None)? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(output.contains("not listed as an interface"), "{output}");
+                assert!(input.contains("cannot be Generic"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn errors_the_control_module_lacks_are_refused() -> std::result::Result<(), String> {
+        let refused = |r: std::result::Result<Verdict, String>| match r {
+            Err(e) if e.contains("the input does not fail that way") => Ok(()),
+            other => Err(format!("expected a refusal, got {other:?}")),
+        };
+        // An error in what the output added (a boolean spec constant of an integer type), with the
+        // input's own later error fixed or not.
+        let added = "%bad = OpSpecConstantTrue %uint\n";
+        refused(run(
+            &image(false, true, added),
+            &image(true, true, ""),
+            None,
+        ))?;
+        refused(run(
+            &image(false, false, added),
+            &image(true, false, ""),
+            None,
+        ))?;
+        // The input's first error is at an instruction the output kept as it was.
+        refused(run(
+            &image(false, false, ""),
+            &image(true, false, ""),
+            Some(Vec::new()),
+        ))?;
+        // The output lost a definition it still uses (`%seventeen`, %g's initializer): its first
+        // error is that use, which the control module does not have.
+        let lost = image(false, false, "").replace("%seventeen = OpConstant %uint 17\n", "");
+        refused(run(&lost, &image(true, false, ""), None))?;
+        Ok(())
+    }
 
     #[test]
     fn error_keys_mask_numbers() {

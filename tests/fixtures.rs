@@ -198,3 +198,160 @@ fn running_on_own_output_changes_nothing() {
         }
     }
 }
+
+/// `text` (a fixture's disassembly) with an error spirv-val finds only after the symbolic-ID
+/// strings: a `CrossWorkgroup` variable the kernel loads but its `OpEntryPoint` does not list
+/// (SPIR-V 1.4 wants every global an entry point uses listed; some real images miss one).
+fn with_unlisted_global(text: &str) -> String {
+    let entry = text
+        .lines()
+        .find(|l| l.contains("OpEntryPoint Kernel"))
+        .expect("an OpEntryPoint");
+    let kernel = entry
+        .split_whitespace()
+        .nth(2)
+        .expect("the entry point's function");
+    let uint = text
+        .lines()
+        .find(|l| l.trim_end().ends_with("= OpTypeInt 32 0"))
+        .and_then(|l| l.split_whitespace().next())
+        .expect("a 32-bit integer type");
+    let mut out = String::new();
+    let (mut globals_done, mut in_kernel, mut loaded) = (false, false, false);
+    for line in text.lines() {
+        let words: Vec<&str> = line.split_whitespace().collect();
+        if !globals_done && words.get(2) == Some(&"OpFunction") {
+            globals_done = true;
+            out.push_str(&format!(
+                "%unlisted_init = OpConstant {uint} 17\n\
+                 %unlisted_ptr = OpTypePointer CrossWorkgroup {uint}\n\
+                 %unlisted = OpVariable %unlisted_ptr CrossWorkgroup %unlisted_init\n"
+            ));
+        }
+        if words.first() == Some(&kernel) && words.get(2) == Some(&"OpFunction") {
+            in_kernel = true;
+        }
+        if in_kernel && !loaded && words.first() == Some(&"OpReturn") {
+            out.push_str(&format!("%unlisted_value = OpLoad {uint} %unlisted\n"));
+            loaded = true;
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    assert!(loaded, "no OpReturn in the kernel {kernel}");
+    out
+}
+
+/// spirv-val stops at a DPC++ image's symbolic-ID strings (`Generic` module-scope variables),
+/// which lowering removes; an error further on in the image then shows first in the output. The
+/// validation policy must find it in the input (its control module) and keep the output, in
+/// every mode, naming both errors; with the error gone from the input, the output passes.
+#[test]
+fn errors_behind_the_symbolic_id_strings_are_the_inputs() {
+    let scratch = common::Scratch::new("hidden-errors");
+    let mut failures = Vec::new();
+    for input in images() {
+        let text = common::disassemble(&std::fs::read(&input).unwrap());
+        let path = scratch.join("hidden.spvasm");
+        std::fs::write(&path, with_unlisted_global(&text)).unwrap();
+        let bytes = common::assemble(&path);
+        let premise = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&bytes));
+        let premise = String::from_utf8_lossy(&premise.stderr).to_string();
+        assert!(
+            premise.contains("storage class cannot be Generic"),
+            "{}: spirv-val should stop at a symbolic-ID string first, says: {premise}",
+            input.display()
+        );
+        for mode in [
+            SpecConstMode::Native,
+            SpecConstMode::Emulation,
+            SpecConstMode::DefaultValues,
+        ] {
+            let opts = Options {
+                mode,
+                validation: Validation::Always,
+                ..Options::default()
+            };
+            let what = format!("{} ({mode:?}, an unlisted global added)", input.display());
+            let out = match process(&[Input::from_bytes(what.clone(), bytes.clone())], &opts) {
+                Ok(out) => out,
+                Err(e) => {
+                    failures.push(format!("{what}: refused: {e}"));
+                    continue;
+                }
+            };
+            let val = common::tool(
+                "spirv-val",
+                &["--target-env", "spv1.4", "-"],
+                Some(&out.module.to_bytes().unwrap()),
+            );
+            let val = String::from_utf8_lossy(&val.stderr).to_string();
+            if !val.contains("but is not listed as an interface") {
+                failures.push(format!(
+                    "{what}: the output should fail as the input hides: {val}"
+                ));
+            }
+            let warned = out.warnings.iter().any(|w| {
+                w.contains("but is not listed as an interface")
+                    && w.contains("set aside")
+                    && w.contains("storage class cannot be Generic")
+            });
+            if !warned {
+                failures.push(format!(
+                    "{what}: no warning naming both errors: {:?}",
+                    out.warnings
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The same inputs, with an error spec-link would introduce: a stand-in validator that runs
+/// spirv-val but first rejects any module holding a spec constant. The control module holds
+/// none, so it does not fail that way: exit 1, nothing written.
+#[test]
+fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
+    let scratch = common::Scratch::new("hidden-errors-introduced");
+    let fake = scratch.join("fake-spirv-val");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nm=$(mktemp)\ncat > \"$m\"\n\
+         if spirv-dis \"$m\" | grep -q OpSpecConstant; then\n\
+           echo 'error: line 1: fake: a spec constant' >&2; rm -f \"$m\"; exit 1\nfi\n\
+         spirv-val \"$1\" \"$2\" \"$m\"; s=$?; rm -f \"$m\"; exit $s\n",
+    )
+    .unwrap();
+    let chmod = std::process::Command::new("chmod")
+        .arg("+x")
+        .arg(&fake)
+        .status()
+        .unwrap();
+    assert!(chmod.success());
+    for input in images() {
+        let text = common::disassemble(&std::fs::read(&input).unwrap());
+        let asm = scratch.join("hidden.spvasm");
+        std::fs::write(&asm, with_unlisted_global(&text)).unwrap();
+        let spv = scratch.join("hidden.spv");
+        std::fs::write(&spv, common::assemble(&asm)).unwrap();
+        let out_path = scratch.join("out.spv");
+        let _ = std::fs::remove_file(&out_path);
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spec-link"))
+            .arg(&spv)
+            .arg("-o")
+            .arg(&out_path)
+            .arg("--validate")
+            .env("SPEC_LINK_SPIRV_VAL", &fake)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", input.display());
+        assert!(
+            stderr.contains("the input does not fail that way")
+                && stderr.contains("fake: a spec constant"),
+            "{}: {stderr}",
+            input.display()
+        );
+        assert!(!out_path.exists(), "{}: an output was written", input.display());
+    }
+}

@@ -379,6 +379,27 @@ impl Module {
         self.edited.get(i)
     }
 
+    /// Whether input instruction `i` is in the output as it was: not edited, or replaced by a
+    /// sequence that holds it unchanged (an instruction something was inserted next to).
+    pub fn survives(&self, i: usize) -> bool {
+        let Some(words) = self.inst(i) else {
+            return false;
+        };
+        if !self.edited.get(i) {
+            return true;
+        }
+        let original = self.original(i);
+        let mut rest = words;
+        while let Some(&head) = rest.first() {
+            let (one, tail) = rest.split_at(((head >> 16) as usize).clamp(1, rest.len()));
+            if one == original {
+                return true;
+            }
+            rest = tail;
+        }
+        false
+    }
+
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
         if self.edited.get(i) {
