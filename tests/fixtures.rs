@@ -352,6 +352,10 @@ fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
             "{}: {stderr}",
             input.display()
         );
-        assert!(!out_path.exists(), "{}: an output was written", input.display());
+        assert!(
+            !out_path.exists(),
+            "{}: an output was written",
+            input.display()
+        );
     }
 }
