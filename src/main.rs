@@ -104,9 +104,10 @@ struct Cli {
 
     /// Validate the output with spirv-val; fail if spirv-val is missing
     /// [default: validate when spirv-val is on PATH]. An output that fails is an error (exit 1,
-    /// nothing written) unless the input fails the same way or spirv-val cannot read the input:
-    /// then it is written with a warning ($SPEC_LINK_SPIRV_VAL names another validator, which
-    /// must then run, --validate or not)
+    /// nothing written) unless the input fails the same way — also once the instructions
+    /// spec-link removed, where spirv-val stops in the input, are set aside — or spirv-val cannot
+    /// read the input: then it is written with a warning ($SPEC_LINK_SPIRV_VAL names another
+    /// validator, which must then run, --validate or not)
     #[arg(long, conflicts_with = "no_validate")]
     validate: bool,
 
