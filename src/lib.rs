@@ -833,14 +833,35 @@ fn validate_output(
         inputs.iter().map(|i| i.bytes()).collect::<Result<_>>()?
     };
     let originals: Vec<&[u8]> = originals.iter().map(|b| b.as_ref()).collect();
-    // A single input lowered in place: which of its instructions the output no longer holds.
-    let edited = match &output.0 {
-        OutputRepr::Edited(m, _) if inputs.len() == 1 => Some(m),
-        _ => None,
+    // Which instructions of input `k` lowering removed or rewrote (asked only when the output
+    // fails as no input does): a single input was lowered in place; each of several is lowered
+    // alone for this (a linked output's ids are not the inputs').
+    let mut lowered = |k: usize| -> Option<validate::Lowered> {
+        if inputs.len() == 1 {
+            let OutputRepr::Edited(m, _) = &output.0 else {
+                return None;
+            };
+            return Some(validate::Lowered {
+                gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
+                same_ids: true,
+            });
+        }
+        let alone = Options {
+            validation: Validation::Never,
+            sidecars: false,
+            ..options.clone()
+        };
+        let input = Input::from_bytes(inputs[k].name.clone(), originals[k].to_vec());
+        let out = process_owned(vec![input], &alone).ok()?;
+        let OutputRepr::Edited(m, _) = &out.module.0 else {
+            return None;
+        };
+        Some(validate::Lowered {
+            gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
+            same_ids: false,
+        })
     };
-    let gone = |i: usize| edited.is_some_and(|m| i < m.len() && !m.survives(i));
-    let lowered: Option<&dyn Fn(usize) -> bool> = edited.map(|_| &gone as &dyn Fn(usize) -> bool);
-    match validate::check(&output.to_bytes()?, &originals, &env, lowered)? {
+    match validate::check(&output.to_bytes()?, &originals, &env, &mut lowered)? {
         validate::Verdict::Valid => {}
         validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
             "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"

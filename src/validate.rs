@@ -7,17 +7,18 @@
 //!
 //! spirv-val reports only its first error. A DPC++ image fails it at the symbolic-ID strings
 //! (module-scope `OpVariable`s in `Generic` storage), which lowering removes; an error further on
-//! in the image then first shows in the output. So for a single lowered input the comparison goes
-//! on with a *control module*: the input with the instructions spirv-val stops at set aside, as
-//! long as spec-link removed or rewrote them — an instruction with a result type becomes an
-//! `OpUndef` of that type and id (its uses stay defined), one without a result goes, an
-//! `OpEntryPoint` loses the interface ids spec-link removed. Each round sets aside the instruction
-//! the error is at and every other one spec-link removed with the same opcode in the same scope,
-//! then validates again. If the control fails as the output does, the output is accepted with a
-//! warning; if it passes, stops at an instruction spec-link kept, or a round sets nothing aside,
-//! the run fails. The control holds nothing spec-link added, so an error in what spec-link wrote
-//! never shows in it; an output using an id whose definition spec-link removed is refused as
-//! before.
+//! in the image then first shows in the output. So the comparison goes on with each input's
+//! *control module*: the input with the instructions spirv-val stops at set aside, as long as
+//! lowering removed or rewrote them (a linked input: lowered alone, to learn which) — an
+//! instruction with a result type becomes an `OpUndef` of that type and id (its uses stay
+//! defined), one without a result goes, decorations go with what they decorate, an
+//! `OpEntryPoint` loses the interface ids set aside. Each round sets aside the instruction the
+//! error is at and every other one lowering removed with the same opcode in the same scope, then
+//! validates again, for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
+//! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
+//! kept, or cannot be set aside, the run fails. The control holds nothing spec-link added, so an
+//! error in what spec-link wrote never shows in it; an output lowered in place that uses an id
+//! whose definition it lost is refused as before.
 //!
 //! The validator is `spirv-val` on PATH, or the program named by `$SPEC_LINK_SPIRV_VAL` (e.g. a
 //! newer SPIRV-Tools than the system's).
@@ -153,15 +154,23 @@ pub enum Verdict {
     },
 }
 
+/// What spec-link's lowering did to an input's instructions (see [`check`]).
+pub struct Lowered {
+    /// By instruction index of the input: whether the output no longer holds it as it was.
+    pub gone: Vec<bool>,
+    /// Whether the input's ids are the output's (it was lowered in place, not linked).
+    pub same_ids: bool,
+}
+
 /// Validates the output; on failure applies the input policy (see the module docs) to each
-/// input (several when linking: one failing the same way is enough). `lowered`, for a single
-/// input lowered in place, says which of the input's instructions (by index) spec-link removed or
-/// rewrote: with it, the control module is tried too.
+/// input (several when linking: one failing the same way is enough). `lowered(k)` says, when
+/// asked, which instructions of input `k` lowering removed or rewrote (`None`: none, or not
+/// known); with it the input's control module is tried too.
 pub fn check(
     output: &[u8],
     inputs: &[&[u8]],
     target_env: &str,
-    lowered: Option<&dyn Fn(usize) -> bool>,
+    lowered: &mut dyn FnMut(usize) -> Option<Lowered>,
 ) -> Result<Verdict> {
     let Some(out_err) = spirv_val(output, target_env)? else {
         return Ok(Verdict::Valid);
@@ -175,23 +184,26 @@ pub fn check(
             out_err.lines().next().unwrap_or("")
         )));
     }
-    let mut input_error = None;
-    for input in inputs {
+    let mut input_errors = Vec::new();
+    for (k, input) in inputs.iter().enumerate() {
         if let Some(in_err) = spirv_val(input, target_env)? {
             if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {
                 return Ok(Verdict::InheritedFromInput(first_line(&in_err)));
             }
-            input_error = Some(in_err);
+            input_errors.push((k, in_err));
         }
     }
-    if let (Some(gone), [input], Some(in_err)) = (lowered, inputs, input_error) {
+    for (k, in_err) in input_errors {
+        let Some(lowered) = lowered(k) else {
+            continue;
+        };
         let first = first_line(&in_err);
         if control_fails_as(
-            input,
-            output,
+            inputs[k],
+            lowered.same_ids.then_some(output),
             in_err,
             &error_key(&out_err),
-            gone,
+            &|i| lowered.gone.get(i).copied().unwrap_or(false),
             target_env,
         )? {
             return Ok(Verdict::HiddenInInput {
@@ -375,21 +387,26 @@ impl Control {
 }
 
 /// Whether the control module of `input` (see the module docs) fails with the error `out_key`
-/// (an [`error_key`]), starting from the input's own error `in_err`; and `output` uses no id
-/// whose definition in the input it lost.
+/// (an [`error_key`]), starting from the input's own error `in_err`; and `output`, when it has
+/// the input's ids, uses no id whose definition in the input it lost.
 fn control_fails_as(
     input: &[u8],
-    output: &[u8],
+    output: Option<&[u8]>,
     mut in_err: String,
     out_key: &str,
     gone: &dyn Fn(usize) -> bool,
     target_env: &str,
 ) -> Result<bool> {
-    let (Some(words), Some(out_words)) = (host_words(input), host_words(output)) else {
+    let Some(words) = host_words(input) else {
         return Ok(false);
     };
-    if !inst::dangling_uses(&words, &out_words).is_empty() {
-        return Ok(false);
+    if let Some(output) = output {
+        let Some(out_words) = host_words(output) else {
+            return Ok(false);
+        };
+        if !inst::dangling_uses(&words, &out_words).is_empty() {
+            return Ok(false);
+        }
     }
     let Some(mut control) = Control::new(words) else {
         return Ok(false);
@@ -532,8 +549,13 @@ mod tests {
     ) -> std::result::Result<Verdict, String> {
         let (output, input) = (assemble(output)?, assemble(input)?);
         let gone = gone.unwrap_or_else(|| gone_from(&input, &output));
-        let gone = move |i: usize| gone.get(i).copied().unwrap_or(false);
-        check(&output, &[&input], "spv1.4", Some(&gone)).map_err(|e| e.to_string())
+        let mut lowered = |_| {
+            Some(Lowered {
+                gone: gone.clone(),
+                same_ids: true,
+            })
+        };
+        check(&output, &[&input], "spv1.4", &mut lowered).map_err(|e| e.to_string())
     }
 
     #[test]

@@ -201,8 +201,11 @@ fn running_on_own_output_changes_nothing() {
 
 /// `text` (a fixture's disassembly) with an error spirv-val finds only after the symbolic-ID
 /// strings: a `CrossWorkgroup` variable the kernel loads but its `OpEntryPoint` does not list
-/// (SPIR-V 1.4 wants every global an entry point uses listed; some real images miss one).
-fn with_unlisted_global(text: &str) -> String {
+/// (SPIR-V 1.4 wants every global an entry point uses listed; some real images miss one). With
+/// `first_thing`, the load comes first in the kernel, before its `Function` variables: an error
+/// spirv-val finds before that one, and one that linking (which lists every global an entry
+/// point uses) keeps.
+fn with_unlisted_global(text: &str, first_thing: bool) -> String {
     let entry = text
         .lines()
         .find(|l| l.contains("OpEntryPoint Kernel"))
@@ -231,12 +234,17 @@ fn with_unlisted_global(text: &str) -> String {
         if words.first() == Some(&kernel) && words.get(2) == Some(&"OpFunction") {
             in_kernel = true;
         }
-        if in_kernel && !loaded && words.first() == Some(&"OpReturn") {
-            out.push_str(&format!("%unlisted_value = OpLoad {uint} %unlisted\n"));
+        let load = format!("%unlisted_value = OpLoad {uint} %unlisted\n");
+        if in_kernel && !loaded && !first_thing && words.first() == Some(&"OpReturn") {
+            out.push_str(&load);
             loaded = true;
         }
         out.push_str(line);
         out.push('\n');
+        if in_kernel && !loaded && first_thing && words.get(2) == Some(&"OpLabel") {
+            out.push_str(&load);
+            loaded = true;
+        }
     }
     assert!(loaded, "no OpReturn in the kernel {kernel}");
     out
@@ -253,7 +261,7 @@ fn errors_behind_the_symbolic_id_strings_are_the_inputs() {
     for input in images() {
         let text = common::disassemble(&std::fs::read(&input).unwrap());
         let path = scratch.join("hidden.spvasm");
-        std::fs::write(&path, with_unlisted_global(&text)).unwrap();
+        std::fs::write(&path, with_unlisted_global(&text, false)).unwrap();
         let bytes = common::assemble(&path);
         let premise = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&bytes));
         let premise = String::from_utf8_lossy(&premise.stderr).to_string();
@@ -307,6 +315,51 @@ fn errors_behind_the_symbolic_id_strings_are_the_inputs() {
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
+/// A library for the fixtures to be linked with: one exported function.
+const LIBRARY: &str = "OpCapability Addresses\nOpCapability Kernel\nOpCapability Linkage\n\
+    OpMemoryModel Physical64 OpenCL\n\
+    OpDecorate %helper LinkageAttributes \"spec_link_test_helper\" Export\n\
+    %uint = OpTypeInt 32 0\n%one = OpConstant %uint 1\n%fn = OpTypeFunction %uint\n\
+    %helper = OpFunction %uint None %fn\n%entry = OpLabel\nOpReturnValue %one\nOpFunctionEnd\n";
+
+/// Linked with a library, the image's hidden error is found in its control module (the image
+/// lowered alone tells which of its instructions lowering removes).
+#[test]
+fn errors_behind_the_symbolic_id_strings_are_found_in_linked_inputs() {
+    let scratch = common::Scratch::new("hidden-errors-linked");
+    let lib_asm = scratch.join("library.spvasm");
+    std::fs::write(&lib_asm, LIBRARY).unwrap();
+    let library = common::assemble(&lib_asm);
+    let mut failures = Vec::new();
+    for input in images() {
+        let text = common::disassemble(&std::fs::read(&input).unwrap());
+        let path = scratch.join("hidden.spvasm");
+        std::fs::write(&path, with_unlisted_global(&text, true)).unwrap();
+        let bytes = common::assemble(&path);
+        for mode in [SpecConstMode::Native, SpecConstMode::Emulation] {
+            let opts = Options {
+                mode,
+                validation: Validation::Always,
+                ..Options::default()
+            };
+            let what = format!("{} ({mode:?}) linked with a library", input.display());
+            let inputs = [
+                Input::from_bytes(what.clone(), bytes.clone()),
+                Input::from_bytes("library", library.clone()),
+            ];
+            match process(&inputs, &opts) {
+                Ok(out)
+                    if out.warnings.iter().any(|w| {
+                        w.contains("All OpVariable instructions") && w.contains("set aside")
+                    }) => {}
+                Ok(out) => failures.push(format!("{what}: no warning: {:?}", out.warnings)),
+                Err(e) => failures.push(format!("{what}: refused: {e}")),
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
 /// The same inputs, with an error spec-link would introduce: a stand-in validator that runs
 /// spirv-val but first rejects any module holding a spec constant. The control module holds
 /// none, so it does not fail that way: exit 1, nothing written.
@@ -328,34 +381,38 @@ fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
         .status()
         .unwrap();
     assert!(chmod.success());
+    let library = scratch.join("library.spvasm");
+    std::fs::write(&library, LIBRARY).unwrap();
+    let library_spv = scratch.join("library.spv");
+    std::fs::write(&library_spv, common::assemble(&library)).unwrap();
     for input in images() {
         let text = common::disassemble(&std::fs::read(&input).unwrap());
         let asm = scratch.join("hidden.spvasm");
-        std::fs::write(&asm, with_unlisted_global(&text)).unwrap();
+        std::fs::write(&asm, with_unlisted_global(&text, true)).unwrap();
         let spv = scratch.join("hidden.spv");
         std::fs::write(&spv, common::assemble(&asm)).unwrap();
-        let out_path = scratch.join("out.spv");
-        let _ = std::fs::remove_file(&out_path);
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_spec-link"))
-            .arg(&spv)
-            .arg("-o")
-            .arg(&out_path)
-            .arg("--validate")
-            .env("SPEC_LINK_SPIRV_VAL", &fake)
-            .output()
-            .unwrap();
-        let stderr = String::from_utf8_lossy(&out.stderr);
-        assert_eq!(out.status.code(), Some(1), "{}: {stderr}", input.display());
-        assert!(
-            stderr.contains("the input does not fail that way")
-                && stderr.contains("fake: a spec constant"),
-            "{}: {stderr}",
-            input.display()
-        );
-        assert!(
-            !out_path.exists(),
-            "{}: an output was written",
-            input.display()
-        );
+        // Alone, and linked with the library.
+        for others in [&[][..], &[&library_spv][..]] {
+            let what = format!("{} (with {} more inputs)", input.display(), others.len());
+            let out_path = scratch.join("out.spv");
+            let _ = std::fs::remove_file(&out_path);
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_spec-link"))
+                .arg(&spv)
+                .args(others)
+                .arg("-o")
+                .arg(&out_path)
+                .arg("--validate")
+                .env("SPEC_LINK_SPIRV_VAL", &fake)
+                .output()
+                .unwrap();
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+            assert!(
+                stderr.contains("the input does not fail that way")
+                    && stderr.contains("fake: a spec constant"),
+                "{what}: {stderr}"
+            );
+            assert!(!out_path.exists(), "{what}: an output was written");
+        }
     }
 }
