@@ -250,19 +250,25 @@ fn with_unlisted_global(text: &str, first_thing: bool) -> String {
     out
 }
 
+/// Fixture image `input` with [`with_unlisted_global`]'s error, assembled (in `scratch`).
+fn hidden_image(scratch: &std::path::Path, input: &std::path::Path, first_thing: bool) -> Vec<u8> {
+    let text = common::disassemble(&std::fs::read(input).unwrap());
+    let path = scratch.join("hidden.spvasm");
+    std::fs::write(&path, with_unlisted_global(&text, first_thing)).unwrap();
+    common::assemble(&path)
+}
+
 /// spirv-val stops at a DPC++ image's symbolic-ID strings (`Generic` module-scope variables),
 /// which lowering removes; an error further on in the image then shows first in the output. The
 /// validation policy must find it in the input (its control module) and keep the output, in
-/// every mode, naming both errors; with the error gone from the input, the output passes.
+/// every mode, naming both errors. (Without the added error the outputs pass spirv-val:
+/// `outputs_pass_spirv_val_where_dpcpp_does_not`.)
 #[test]
 fn errors_behind_the_symbolic_id_strings_are_the_inputs() {
     let scratch = common::Scratch::new("hidden-errors");
     let mut failures = Vec::new();
     for input in images() {
-        let text = common::disassemble(&std::fs::read(&input).unwrap());
-        let path = scratch.join("hidden.spvasm");
-        std::fs::write(&path, with_unlisted_global(&text, false)).unwrap();
-        let bytes = common::assemble(&path);
+        let bytes = hidden_image(&scratch, &input, false);
         let premise = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&bytes));
         let premise = String::from_utf8_lossy(&premise.stderr).to_string();
         assert!(
@@ -332,10 +338,7 @@ fn errors_behind_the_symbolic_id_strings_are_found_in_linked_inputs() {
     let library = common::assemble(&lib_asm);
     let mut failures = Vec::new();
     for input in images() {
-        let text = common::disassemble(&std::fs::read(&input).unwrap());
-        let path = scratch.join("hidden.spvasm");
-        std::fs::write(&path, with_unlisted_global(&text, true)).unwrap();
-        let bytes = common::assemble(&path);
+        let bytes = hidden_image(&scratch, &input, true);
         for mode in [SpecConstMode::Native, SpecConstMode::Emulation] {
             let opts = Options {
                 mode,
@@ -386,11 +389,8 @@ fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
     let library_spv = scratch.join("library.spv");
     std::fs::write(&library_spv, common::assemble(&library)).unwrap();
     for input in images() {
-        let text = common::disassemble(&std::fs::read(&input).unwrap());
-        let asm = scratch.join("hidden.spvasm");
-        std::fs::write(&asm, with_unlisted_global(&text, true)).unwrap();
         let spv = scratch.join("hidden.spv");
-        std::fs::write(&spv, common::assemble(&asm)).unwrap();
+        std::fs::write(&spv, hidden_image(&scratch, &input, true)).unwrap();
         // Alone, and linked with the library.
         for others in [&[][..], &[&library_spv][..]] {
             let what = format!("{} (with {} more inputs)", input.display(), others.len());
