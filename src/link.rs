@@ -901,6 +901,20 @@ fn finish(
         }
     }
     if !link_errors.is_empty() {
+        let unresolved = link_errors
+            .iter()
+            .filter(|e| e.starts_with("unresolved symbol"))
+            .count();
+        if unresolved > 0 {
+            // The way out, once, after the list.
+            link_errors.push(format!(
+                "{unresolved} unresolved symbol{}: add the inputs that export {}, or pass \
+                 --allow-partial to keep unresolved imports in the output (for a library linked \
+                 again later, or `llvm.*` intrinsics a driver provides)",
+                if unresolved == 1 { "" } else { "s" },
+                if unresolved == 1 { "it" } else { "them" }
+            ));
+        }
         return Err(Error::Link(link_errors));
     }
     if !options.create_library {
