@@ -24,7 +24,8 @@
 //! newer SPIRV-Tools than the system's).
 
 use crate::error::{Error, Result};
-use crate::module::inst;
+use crate::module::index::Index;
+use crate::module::{inst, Module, HEADER_WORDS};
 use std::io::Write;
 use std::process::{Command, Stdio};
 
@@ -230,22 +231,6 @@ fn error_instruction(msg: &str) -> Option<usize> {
     n.checked_sub(1)
 }
 
-/// A module's words in host order, whatever its byte order (`None`: not a SPIR-V module).
-fn host_words(bytes: &[u8]) -> Option<Vec<u32>> {
-    if bytes.len() % 4 != 0 || bytes.len() < 20 {
-        return None;
-    }
-    let words: Vec<u32> = bytes
-        .chunks_exact(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect();
-    match words[0] {
-        0x0723_0203 => Some(words),
-        0x0302_2307 => Some(words.into_iter().map(u32::swap_bytes).collect()),
-        _ => None,
-    }
-}
-
 /// OpDecorate, OpMemberDecorate, OpDecorateId, OpDecorateString, OpMemberDecorateString.
 fn is_decoration(op: u32) -> bool {
     matches!(op, 71 | 72 | 332 | 5632 | 5633)
@@ -256,53 +241,37 @@ const CONTROL_ROUNDS: usize = 16;
 
 /// The input of a lowering with some of its instructions set aside (see the module docs).
 struct Control {
-    /// The input's words, host order.
-    words: Vec<u32>,
-    /// Start and length of each instruction.
-    insts: Vec<(usize, usize)>,
-    /// Whether each instruction is inside a function.
-    in_function: Vec<bool>,
-    /// The instruction defining each id.
-    defs: std::collections::HashMap<u32, usize>,
+    module: Module,
+    index: Index,
     /// What each set-aside instruction became (`None`: it went).
     set_aside: std::collections::HashMap<usize, Option<Vec<u32>>>,
 }
 
 impl Control {
-    fn new(words: Vec<u32>) -> Option<Control> {
-        let (mut insts, mut in_function) = (Vec::new(), Vec::new());
-        let mut defs = std::collections::HashMap::new();
-        let mut inside = false;
-        let mut at = 5;
-        while at < words.len() {
-            let n = (words[at] >> 16) as usize;
-            let w = words.get(at..at + n).filter(|_| n > 0)?;
-            let op = w[0] & 0xffff;
-            inside |= op == spirv::Op::Function as u32;
-            if let Some(id) = inst::result_id(w) {
-                defs.insert(id, insts.len());
-            }
-            insts.push((at, n));
-            in_function.push(inside);
-            inside &= op != spirv::Op::FunctionEnd as u32;
-            at += n;
-        }
+    fn new(input: &[u8]) -> Option<Control> {
+        let module = Module::from_bytes(input).ok()?;
+        let index = Index::build(&module).ok()?;
         Some(Control {
-            words,
-            insts,
-            in_function,
-            defs,
+            module,
+            index,
             set_aside: Default::default(),
         })
     }
 
     fn inst(&self, i: usize) -> &[u32] {
-        let (at, n) = self.insts[i];
-        &self.words[at..at + n]
+        self.module.original(i)
     }
 
     fn opcode(&self, i: usize) -> u32 {
-        self.inst(i)[0] & 0xffff
+        self.module.opcode(i)
+    }
+
+    fn in_function(&self, i: usize) -> bool {
+        self.index.function_of(i).is_some()
+    }
+
+    fn def(&self, id: u32) -> Option<usize> {
+        self.index.defs.get(&id)
     }
 
     /// What instruction `i` becomes when set aside (`Some(None)`: it goes); `None` if it
@@ -337,9 +306,8 @@ impl Control {
             (true, true) => {
                 let (ty, id) = (*w.get(1)?, *w.get(2)?);
                 let void = self
-                    .defs
-                    .get(&ty)
-                    .is_some_and(|&d| self.opcode(d) == Op::TypeVoid as u32);
+                    .def(ty)
+                    .is_some_and(|d| self.opcode(d) == Op::TypeVoid as u32);
                 Some((!void).then(|| inst::build(Op::Undef, &[ty, id])))
             }
             (false, false) => Some(None),
@@ -354,7 +322,7 @@ impl Control {
         kept.extend(
             w[3 + name..]
                 .iter()
-                .filter(|id| !self.defs.get(id).is_some_and(|&d| drop(d))),
+                .filter(|&&id| !self.def(id).is_some_and(drop)),
         );
         kept[0] = inst::head(spirv::Op::EntryPoint, kept.len());
         Some(kept)
@@ -364,10 +332,10 @@ impl Control {
     /// from. An `OpEntryPoint` loses the interface ids of instructions set aside (an `OpUndef`
     /// is no interface).
     fn materialise(&self) -> (Vec<u8>, Vec<usize>) {
-        let mut words = self.words[..5].to_vec();
-        let mut origin = Vec::with_capacity(self.insts.len());
+        let mut words = self.module.original_words()[..HEADER_WORDS].to_vec();
+        let mut origin = Vec::with_capacity(self.module.len());
         let set_aside = |d: usize| self.set_aside.contains_key(&d);
-        for i in 0..self.insts.len() {
+        for i in 0..self.module.len() {
             let w = self.inst(i);
             match self.set_aside.get(&i) {
                 Some(None) => continue,
@@ -397,21 +365,19 @@ fn control_fails_as(
     gone: &dyn Fn(usize) -> bool,
     target_env: &str,
 ) -> Result<bool> {
-    let Some(words) = host_words(input) else {
+    let Some(mut control) = Control::new(input) else {
         return Ok(false);
     };
     if let Some(output) = output {
-        let Some(out_words) = host_words(output) else {
+        let Ok(output) = Module::from_bytes(output) else {
             return Ok(false);
         };
-        if !inst::dangling_uses(&words, &out_words).is_empty() {
+        let input = control.module.original_words();
+        if !inst::dangling_uses(input, output.original_words()).is_empty() {
             return Ok(false);
         }
     }
-    let Some(mut control) = Control::new(words) else {
-        return Ok(false);
-    };
-    let mut origin: Vec<usize> = (0..control.insts.len()).collect();
+    let mut origin: Vec<usize> = (0..control.module.len()).collect();
     for _ in 0..CONTROL_ROUNDS {
         let Some(&i) = error_instruction(&in_err).and_then(|k| origin.get(k)) else {
             return Ok(false);
@@ -423,10 +389,10 @@ fn control_fails_as(
             return Ok(false);
         };
         control.set_aside.insert(i, form);
-        let (op, scope) = (control.opcode(i), control.in_function[i]);
-        for j in 0..control.insts.len() {
+        let (op, scope) = (control.opcode(i), control.in_function(i));
+        for j in 0..control.module.len() {
             if control.opcode(j) == op
-                && control.in_function[j] == scope
+                && control.in_function(j) == scope
                 && !is_decoration(op)
                 && !control.set_aside.contains_key(&j)
                 && gone(j)
@@ -437,13 +403,13 @@ fn control_fails_as(
             }
         }
         // The decorations of what was set aside go with it.
-        for j in 0..control.insts.len() {
+        for j in 0..control.module.len() {
             let w = control.inst(j);
             if is_decoration(w[0] & 0xffff)
                 && gone(j)
                 && w.get(1)
-                    .and_then(|t| control.defs.get(t))
-                    .is_some_and(|d| control.set_aside.contains_key(d))
+                    .and_then(|&t| control.def(t))
+                    .is_some_and(|d| control.set_aside.contains_key(&d))
             {
                 control.set_aside.insert(j, None);
             }
@@ -530,13 +496,9 @@ mod tests {
     /// Which of `input`'s instructions `output` does not hold (by their words).
     fn gone_from(input: &[u8], output: &[u8]) -> Vec<bool> {
         let split = |b: &[u8]| -> Vec<Vec<u32>> {
-            let Some(w) = host_words(b) else {
-                return Vec::new();
-            };
-            let Some(c) = Control::new(w) else {
-                return Vec::new();
-            };
-            (0..c.insts.len()).map(|i| c.inst(i).to_vec()).collect()
+            Module::from_bytes(b).map_or(Vec::new(), |m| {
+                (0..m.len()).map(|i| m.original(i).to_vec()).collect()
+            })
         };
         let kept = split(output);
         split(input).iter().map(|i| !kept.contains(i)).collect()

@@ -438,6 +438,11 @@ impl Module {
         &self.appended_globals
     }
 
+    /// The input module's words, unedited, in host order (header included).
+    pub fn original_words(&self) -> &[u32] {
+        &self.words
+    }
+
     /// The input module, unedited, in its byte order.
     pub fn original_bytes(&self) -> Vec<u8> {
         let mut out = Vec::with_capacity(self.words.len() * 4);
