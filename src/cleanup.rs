@@ -25,25 +25,14 @@ use crate::error::{Error, Result};
 use crate::markers::Markers;
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
-use crate::module::{inst, Module, ReleaseBehind};
+use crate::module::inst::{self, instructions};
+use crate::module::{Module, ReleaseBehind};
 use spirv::{Capability, Decoration, Op, StorageClass};
 
 /// Names and decorations (they do not keep an id alive): OpName 5, OpMemberName 6, OpDecorate 71,
 /// OpMemberDecorate 72, OpDecorateString 5632, OpMemberDecorateString 5633.
 fn is_annotation(op: u32) -> bool {
     matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
-}
-
-/// The instructions of `words` (one or several: lowering replaces a call by a sequence), each
-/// as its words; a word count of 0 is taken as 1 and one running past the end is cut there.
-fn instructions(words: &[u32]) -> impl Iterator<Item = &[u32]> {
-    let mut rest = words;
-    std::iter::from_fn(move || {
-        let head = *rest.first()?;
-        let (one, tail) = rest.split_at(((head >> 16) as usize).clamp(1, rest.len()));
-        rest = tail;
-        Some(one)
-    })
 }
 
 /// Whether `words` (one or several instructions) defines `id`.

@@ -836,15 +836,16 @@ fn validate_output(
     // Which instructions of input `k` lowering removed or rewrote (asked only when the output
     // fails as no input does): a single input was lowered in place; each of several is lowered
     // alone for this (a linked output's ids are not the inputs').
+    let gone = |output: &ModuleOutput, same_ids: bool| match &output.0 {
+        OutputRepr::Edited(m, _) => Some(validate::Lowered {
+            gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
+            same_ids,
+        }),
+        _ => None,
+    };
     let mut lowered = |k: usize| -> Option<validate::Lowered> {
         if inputs.len() == 1 {
-            let OutputRepr::Edited(m, _) = &output.0 else {
-                return None;
-            };
-            return Some(validate::Lowered {
-                gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
-                same_ids: true,
-            });
+            return gone(output, true);
         }
         let alone = Options {
             validation: Validation::Never,
@@ -852,14 +853,7 @@ fn validate_output(
             ..options.clone()
         };
         let input = Input::from_bytes(inputs[k].name.clone(), originals[k].to_vec());
-        let out = process_owned(vec![input], &alone).ok()?;
-        let OutputRepr::Edited(m, _) = &out.module.0 else {
-            return None;
-        };
-        Some(validate::Lowered {
-            gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
-            same_ids: false,
-        })
+        gone(&process_owned(vec![input], &alone).ok()?.module, false)
     };
     match validate::check(&output.to_bytes()?, &originals, &env, &mut lowered)? {
         validate::Verdict::Valid => {}

@@ -105,6 +105,18 @@ pub fn op_name(op: u32) -> String {
     }
 }
 
+/// The instructions of `words` (one or several: lowering replaces a call by a sequence), each
+/// as its words; a word count of 0 is taken as 1 and one running past the end is cut there.
+pub fn instructions(words: &[u32]) -> impl Iterator<Item = &[u32]> {
+    let mut rest = words;
+    std::iter::from_fn(move || {
+        let head = *rest.first()?;
+        let (one, tail) = rest.split_at(((head >> 16) as usize).clamp(1, rest.len()));
+        rest = tail;
+        Some(one)
+    })
+}
+
 /// The result id of an instruction, if its opcode is known and has one.
 pub fn result_id(words: &[u32]) -> Option<u32> {
     let (has_type, has_result) = result_info(words[0] & 0xffff)?;

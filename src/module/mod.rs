@@ -389,15 +389,7 @@ impl Module {
             return true;
         }
         let original = self.original(i);
-        let mut rest = words;
-        while let Some(&head) = rest.first() {
-            let (one, tail) = rest.split_at(((head >> 16) as usize).clamp(1, rest.len()));
-            if one == original {
-                return true;
-            }
-            rest = tail;
-        }
-        false
+        inst::instructions(words).any(|one| one == original)
     }
 
     /// Marks instruction `i` as removed.
