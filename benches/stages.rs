@@ -119,7 +119,13 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
     push(
         "assign (specmap::build, native)",
         time(runs, || {
-            specmap::build(&module, &index, &found, specmap::Numbering::Native)
+            specmap::build(
+                &module,
+                &index,
+                &found,
+                specmap::Numbering::Native,
+                spec_link::SpecIdOrder::FirstUse,
+            )
         }),
     );
     push(

@@ -56,6 +56,21 @@ pub enum EmulationLayout {
     Packed,
 }
 
+/// The order in which new spec constants get their SpecIds (and, in emulation, their place in
+/// the buffer). Either order is self-consistent: the runtime reads SpecIds and offsets from the
+/// property sets, never assumes an order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum SpecIdOrder {
+    /// First use: functions in module order, calls in instruction order (dpcpp-reference §10).
+    #[default]
+    FirstUse,
+    /// DPC++'s order: marker declarations in module order, and each declaration's calls last
+    /// first (the LLVM use-list order `SpecConstantsPass` walks, as it comes out of DPC++'s
+    /// front end and translator). Gives DPC++ 2026.2's property sets byte for byte on the images
+    /// in `testdata/dpcpp/`.
+    Dpcpp,
+}
+
 impl SpecConstMode {
     pub fn as_str(self) -> &'static str {
         match self {
@@ -82,6 +97,7 @@ pub enum Validation {
 pub struct Options {
     pub mode: SpecConstMode,
     pub emulation_layout: EmulationLayout,
+    pub spec_id_order: SpecIdOrder,
     pub validation: Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
@@ -101,6 +117,7 @@ impl Default for Options {
         Options {
             mode: SpecConstMode::Native,
             emulation_layout: EmulationLayout::Aligned,
+            spec_id_order: SpecIdOrder::FirstUse,
             validation: Validation::Auto,
             target_env: None,
             link: link::LinkOptions::default(),
@@ -604,7 +621,8 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     // (What it read of the global section, again and again, too.)
     module.release_input(0..module.word_count());
     // assign
-    let map = specmap::build(&module, &index, &markers, numbering).map_err(wrap)?;
+    let map = specmap::build(&module, &index, &markers, numbering, options.spec_id_order)
+        .map_err(wrap)?;
     lap("assign", &mut timings);
     let mut notes: Vec<String> = link_report
         .iter()

@@ -43,6 +43,16 @@ enum Layout {
     Packed,
 }
 
+#[derive(Clone, Copy, Debug, ValueEnum)]
+enum Order {
+    /// in order of first use: functions in module order, calls in order
+    FirstUse,
+    /// as DPC++ numbers them: marker declarations in module order, each one's calls last first
+    /// (on the DPC++ 2026.2 images in testdata/dpcpp, the property sets are then DPC++'s byte for
+    /// byte)
+    Dpcpp,
+}
+
 /// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
 /// property sets.
 ///
@@ -80,6 +90,11 @@ struct Cli {
     /// Layout of the emulation buffer (emulation and default-values modes)
     #[arg(long, value_enum, default_value = "aligned", value_name = "LAYOUT")]
     emulation_layout: Layout,
+
+    /// Order in which new spec constants get their SpecIds (and their places in the emulation
+    /// buffer). The runtime reads both from the property sets, so either order works
+    #[arg(long, value_enum, default_value = "first-use", value_name = "ORDER")]
+    spec_id_order: Order,
 
     /// Linking: keep imports no input exports (listed in the JSON sidecar). Imports of built-in variables (`BuiltIn`-decorated) are never unresolved; with this option they also keep their Import
     #[arg(long)]
@@ -501,6 +516,10 @@ fn run(cli: &Cli) -> Result<(), Failure> {
         emulation_layout: match cli.emulation_layout {
             Layout::Aligned => spec_link::EmulationLayout::Aligned,
             Layout::Packed => spec_link::EmulationLayout::Packed,
+        },
+        spec_id_order: match cli.spec_id_order {
+            Order::FirstUse => spec_link::SpecIdOrder::FirstUse,
+            Order::Dpcpp => spec_link::SpecIdOrder::Dpcpp,
         },
         validation: if cli.no_validate {
             Validation::Never

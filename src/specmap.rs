@@ -1,8 +1,10 @@
 //! SpecId numbering, descriptors and default bytes: what each symbolic ID becomes.
 //!
 //! Algorithm (dpcpp-reference §2, §10):
-//! - symbolic IDs are numbered in first-seen order of the marker calls; a symbolic ID seen again
-//!   reuses its SpecIds and must have the same type;
+//! - symbolic IDs are numbered in the order of their first marker call, the calls taken in module
+//!   order or, with [`SpecIdOrder::Dpcpp`], by marker declaration and each declaration's calls
+//!   last first (see [`numbering_order`]); a symbolic ID seen again reuses its SpecIds and must
+//!   have the same type;
 //! - one SpecId per scalar leaf, depth-first over struct members, array elements and vector
 //!   components, after every SpecId the input already uses, skipping 0xFF747469;
 //! - the default value's scalars are matched to the type's leaves by byte offset; an element of a
@@ -20,6 +22,7 @@ use crate::markers::{DefaultValue, MarkerCall, Markers, SymbolicId};
 use crate::module::idhash::IdMap;
 use crate::module::index::Index;
 use crate::module::Module;
+use crate::SpecIdOrder;
 use spirv::Op;
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -274,12 +277,38 @@ impl SpecIds<'_> {
     }
 }
 
+/// The marker calls in the order that numbers their symbolic IDs.
+///
+/// `FirstUse`: module order. `Dpcpp`: DPC++'s `SpecConstantsPass` walks the marker declarations
+/// in module order and each one's users in LLVM use-list order, which is the reverse of the order
+/// the calls were read in (a new use goes to the front of the list); llvm-spirv keeps both
+/// orders, so in SPIR-V that is: declarations in module order, each one's calls last first.
+fn numbering_order(markers: &Markers, order: SpecIdOrder) -> Vec<&MarkerCall> {
+    let mut calls: Vec<&MarkerCall> = markers.calls.iter().collect();
+    if order == SpecIdOrder::Dpcpp {
+        let declaration: IdMap<u32, usize> = markers
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(k, &f)| (f, k))
+            .collect();
+        calls.sort_by_key(|c| {
+            (
+                declaration.get(&c.callee).copied().unwrap_or(usize::MAX),
+                std::cmp::Reverse(c.inst),
+            )
+        });
+    }
+    calls
+}
+
 /// Builds the spec map from the marker calls.
 pub fn build(
     module: &Module,
     index: &Index,
     markers: &Markers,
     numbering: Numbering,
+    order: SpecIdOrder,
 ) -> Result<SpecMap> {
     let mut layout = Layout::new(module, index);
     // New SpecIds come after every SpecId the input already uses.
@@ -305,7 +334,7 @@ pub fn build(
     // One constant's SpecIds, descriptors and default bytes, before they join the map's arrays
     // (after `place`, which may first give the previous constant a padding descriptor).
     let mut parts = Parts::default();
-    for call in &markers.calls {
+    for call in numbering_order(markers, order) {
         let Some(symbolic_id) = markers.symbolic_id(call) else {
             return Err(Error::SpecMap(format!(
                 "marker call %{} names symbol {} of {}",

@@ -1,29 +1,129 @@
-//! The real DPC++ images in `../shared/fixtures/dpcpp/`: our spec-constant property sets must
-//! equal DPC++'s (`image*.dpcpp-native.prop`) and our output must pass spirv-val — DPC++'s own
-//! output does not.
+//! The real DPC++ images (the shared fixtures and `testdata/dpcpp/`): our spec-constant property
+//! sets must equal DPC++'s (`image*.dpcpp-native.prop`, `.dpcpp-emulation.prop`) byte for byte
+//! in DPC++'s SpecId order and mean the same in ours, and our output must pass spirv-val — DPC++'s
+//! own output does not.
 
 mod common;
 
-use spec_link::{process, Input, Options, SpecConstMode, Validation};
+use spec_link::{process, Input, Options, SpecConstMode, SpecIdOrder, Validation};
 
 fn images() -> Vec<std::path::PathBuf> {
-    let pattern = common::fixtures().join("*/image*.input.spv");
-    let v: Vec<_> = glob::glob(pattern.to_str().unwrap())
-        .unwrap()
-        .map(Result::unwrap)
+    common::dpcpp_images()
+}
+
+/// The shared fixtures alone: the hidden-error tests below edit their disassembly in ways made
+/// for them (an added global and a load in their one kernel, which spirv-val must reach only
+/// after the symbolic-ID strings; images built with -g stop earlier, at their debug
+/// information).
+fn shared_fixture_images() -> Vec<std::path::PathBuf> {
+    let images: Vec<_> = images()
+        .into_iter()
+        .filter(|p| p.starts_with(common::fixtures()))
         .collect();
-    assert!(!v.is_empty(), "no fixture images found");
-    v
+    assert!(images.len() >= 3, "expected the 3 shared fixtures");
+    images
 }
 
-#[test]
-fn property_sets_equal_dpcpp() {
-    check_property_sets(SpecConstMode::Native, ".dpcpp-native.prop");
+/// Lowers a DPC++ image with spirv-val on (an output that fails where its input does not is an
+/// error) and returns the `.prop` text.
+fn lower_prop(
+    input: &std::path::Path,
+    mode: SpecConstMode,
+    order: SpecIdOrder,
+) -> Result<String, String> {
+    let bytes = std::fs::read(input).map_err(|e| e.to_string())?;
+    let opts = Options {
+        mode,
+        spec_id_order: order,
+        validation: Validation::Always,
+        ..Options::default()
+    };
+    let out = process(
+        &[Input::from_bytes(input.display().to_string(), bytes)],
+        &opts,
+    )
+    .map_err(|e| format!("{}: {e}", input.display()))?;
+    String::from_utf8(out.prop).map_err(|e| e.to_string())
 }
 
+/// `--spec-id-order dpcpp`: the spec-constant sets are DPC++'s, byte for byte, in both modes.
 #[test]
-fn emulation_property_sets_equal_dpcpp() {
-    check_property_sets(SpecConstMode::Emulation, ".dpcpp-emulation.prop");
+fn property_sets_in_dpcpp_order_equal_dpcpp() {
+    let mut failures = Vec::new();
+    for input in images() {
+        for (mode, suffix) in [
+            (SpecConstMode::Native, ".dpcpp-native.prop"),
+            (SpecConstMode::Emulation, ".dpcpp-emulation.prop"),
+        ] {
+            let ours = match lower_prop(&input, mode, SpecIdOrder::Dpcpp) {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(e);
+                    continue;
+                }
+            };
+            let reference = common::beside(&input, suffix);
+            let theirs =
+                common::spec_constant_sections(&std::fs::read_to_string(&reference).unwrap());
+            assert!(
+                !theirs.is_empty(),
+                "{} has no spec-constant sets",
+                reference.display()
+            );
+            if ours != theirs {
+                let diff = similar::TextDiff::from_lines(theirs.as_str(), ours.as_str());
+                failures.push(format!(
+                    "{} {mode:?}: .prop differs from DPC++'s:\n{}",
+                    input.display(),
+                    diff.unified_diff().header("dpcpp", "spec-link")
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The default order (first use) numbers differently wherever DPC++'s order is not first use,
+/// but every constant must mean what DPC++'s does: the same descriptors (offsets, sizes) and
+/// default bytes under the same symbolic ID. And the order must differ somewhere, or the test
+/// above would not need its option.
+#[test]
+fn property_sets_in_first_use_order_mean_what_dpcpp_s_mean() {
+    let mut failures = Vec::new();
+    let mut reordered = 0;
+    for input in images() {
+        for (mode, suffix) in [
+            (SpecConstMode::Native, ".dpcpp-native.prop"),
+            (SpecConstMode::Emulation, ".dpcpp-emulation.prop"),
+        ] {
+            let ours = match lower_prop(&input, mode, SpecIdOrder::FirstUse) {
+                Ok(p) => p,
+                Err(e) => {
+                    failures.push(e);
+                    continue;
+                }
+            };
+            let theirs = std::fs::read_to_string(common::beside(&input, suffix)).unwrap();
+            if common::spec_constant_sections(&ours) != common::spec_constant_sections(&theirs) {
+                reordered += 1;
+            }
+            let (ours, theirs) = (
+                common::spec_constant_meaning(&ours),
+                common::spec_constant_meaning(&theirs),
+            );
+            if ours != theirs {
+                failures.push(format!(
+                    "{} {mode:?}: constants differ from DPC++'s:\n  dpcpp:     {theirs:?}\n  spec-link: {ours:?}",
+                    input.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    assert!(
+        reordered > 0,
+        "no image where first use differs from DPC++'s order"
+    );
 }
 
 /// Default-values mode: no spec constant and no marker left; the sidecar still lists every
@@ -35,6 +135,7 @@ fn default_values_mode_leaves_no_spec_constants() {
         let bytes = std::fs::read(&input).unwrap();
         let opts = Options {
             mode: SpecConstMode::DefaultValues,
+            spec_id_order: SpecIdOrder::Dpcpp,
             validation: Validation::Always,
             ..Options::default()
         };
@@ -55,13 +156,8 @@ fn default_values_mode_leaves_no_spec_constants() {
             input.display()
         );
         let prop = String::from_utf8(out.prop).unwrap();
-        let emulation = std::fs::read_to_string(
-            input
-                .to_str()
-                .unwrap()
-                .replace(".input.spv", ".dpcpp-emulation.prop"),
-        )
-        .unwrap();
+        let emulation =
+            std::fs::read_to_string(common::beside(&input, ".dpcpp-emulation.prop")).unwrap();
         assert!(
             prop.starts_with(&common::spec_constant_sections(&emulation)),
             "{}",
@@ -69,44 +165,6 @@ fn default_values_mode_leaves_no_spec_constants() {
         );
         assert!(prop.ends_with("[SYCL/misc properties]\nspecConstsReplacedWithDefault=1|1\n"));
     }
-}
-
-fn check_property_sets(mode: SpecConstMode, reference_suffix: &str) {
-    let mut failures = Vec::new();
-    for input in images() {
-        let reference = input
-            .to_str()
-            .unwrap()
-            .replace(".input.spv", reference_suffix);
-        let bytes = std::fs::read(&input).unwrap();
-        let opts = Options {
-            mode,
-            validation: Validation::Always,
-            ..Options::default()
-        };
-        let out = match process(
-            &[Input::from_bytes(input.display().to_string(), bytes)],
-            &opts,
-        ) {
-            Ok(o) => o,
-            Err(e) => {
-                failures.push(format!("{}: {e}", input.display()));
-                continue;
-            }
-        };
-        let ours = String::from_utf8(out.prop).unwrap();
-        let theirs = common::spec_constant_sections(&std::fs::read_to_string(&reference).unwrap());
-        assert!(!theirs.is_empty(), "{reference} has no spec-constant sets");
-        if ours != theirs {
-            let diff = similar::TextDiff::from_lines(theirs.as_str(), ours.as_str());
-            failures.push(format!(
-                "{}: .prop differs from DPC++'s:\n{}",
-                input.display(),
-                diff.unified_diff().header("dpcpp", "spec-link")
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
 #[test]
@@ -118,28 +176,46 @@ fn outputs_pass_spirv_val_where_dpcpp_does_not() {
             ..Options::default()
         };
         let out = process(
-            &[Input::from_bytes(input.display().to_string(), bytes)],
+            &[Input::from_bytes(
+                input.display().to_string(),
+                bytes.clone(),
+            )],
             &opts,
         )
         .unwrap();
-        common::spirv_val(
-            &out.module.to_bytes().unwrap(),
-            "spv1.4",
-            &format!("spec-link's output for {}", input.display()),
-        );
-        // DPC++'s own lowering keeps the Generic-storage-class string variables: spirv-val rejects it.
-        let dpcpp = std::fs::read(
-            input
-                .to_str()
-                .unwrap()
-                .replace(".input.spv", ".dpcpp-native.spv"),
-        )
-        .unwrap();
-        let v = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
+        let ours = out.module.to_bytes().unwrap();
+        let dpcpp = std::fs::read(common::beside(&input, ".dpcpp-native.spv")).unwrap();
+        let theirs = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&dpcpp));
         assert!(
-            !v.status.success(),
+            !theirs.status.success(),
             "DPC++'s output for {} passes spirv-val now?",
             input.display()
+        );
+        // Built with -g, DPC++'s translator writes debug information (NonSemantic.Shader.
+        // DebugInfo.200) that names a member's composite before defining it: spirv-val stops
+        // there on the input and on DPC++'s output, and so on ours. Everything else must pass.
+        let debug_forward_reference = |v: &std::process::Output| {
+            let e = String::from_utf8_lossy(&v.stderr);
+            e.contains("has not been defined") && e.contains("OpExtInst")
+        };
+        let ours_val = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&ours));
+        if !ours_val.status.success()
+            && debug_forward_reference(&ours_val)
+            && common::disassemble(&bytes)
+                .contains("OpExtInstImport \"NonSemantic.Shader.DebugInfo")
+        {
+            assert!(
+                debug_forward_reference(&theirs),
+                "{}: our output fails at a debug-information forward reference, DPC++'s does not:\n{}",
+                input.display(),
+                String::from_utf8_lossy(&theirs.stderr)
+            );
+            continue;
+        }
+        common::spirv_val(
+            &ours,
+            "spv1.4",
+            &format!("spec-link's output for {}", input.display()),
         );
     }
 }
@@ -267,7 +343,7 @@ fn hidden_image(scratch: &std::path::Path, input: &std::path::Path, first_thing:
 fn errors_behind_the_symbolic_id_strings_are_the_inputs() {
     let scratch = common::Scratch::new("hidden-errors");
     let mut failures = Vec::new();
-    for input in images() {
+    for input in shared_fixture_images() {
         let bytes = hidden_image(&scratch, &input, false);
         let premise = common::tool("spirv-val", &["--target-env", "spv1.4", "-"], Some(&bytes));
         let premise = String::from_utf8_lossy(&premise.stderr).to_string();
@@ -337,7 +413,7 @@ fn errors_behind_the_symbolic_id_strings_are_found_in_linked_inputs() {
     std::fs::write(&lib_asm, LIBRARY).unwrap();
     let library = common::assemble(&lib_asm);
     let mut failures = Vec::new();
-    for input in images() {
+    for input in shared_fixture_images() {
         let bytes = hidden_image(&scratch, &input, true);
         for mode in [SpecConstMode::Native, SpecConstMode::Emulation] {
             let opts = Options {
@@ -388,7 +464,7 @@ fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
     std::fs::write(&library, LIBRARY).unwrap();
     let library_spv = scratch.join("library.spv");
     std::fs::write(&library_spv, common::assemble(&library)).unwrap();
-    for input in images() {
+    for input in shared_fixture_images() {
         let spv = scratch.join("hidden.spv");
         std::fs::write(&spv, hidden_image(&scratch, &input, true)).unwrap();
         // Alone, and linked with the library.

@@ -20,16 +20,17 @@
 
 pub mod mutate;
 
-use spec_link::{link::LinkOptions, process, EmulationLayout, Input, Options, SpecConstMode, Validation};
+use spec_link::{link::LinkOptions, process, EmulationLayout, Input, Options, SpecConstMode, SpecIdOrder, Validation};
 
 /// The seed modules (see `build.rs`), sorted by name.
 pub mod seeds {
     include!(concat!(env!("OUT_DIR"), "/seeds.rs"));
 }
 
-/// Options for a mode byte (`mode % 4`: native, emulation aligned, default-values, emulation packed).
-pub fn options(mode: u8) -> Options {
-    let (mode, emulation_layout) = match mode % 4 {
+/// Options for a mode byte (`mode % 4`: native, emulation aligned, default-values, emulation packed;
+/// bit 2: SpecIds in DPC++'s order instead of first use).
+pub fn options(mode_byte: u8) -> Options {
+    let (mode, emulation_layout) = match mode_byte % 4 {
         0 => (SpecConstMode::Native, EmulationLayout::Aligned),
         1 => (SpecConstMode::Emulation, EmulationLayout::Aligned),
         2 => (SpecConstMode::DefaultValues, EmulationLayout::Aligned),
@@ -38,6 +39,7 @@ pub fn options(mode: u8) -> Options {
     Options {
         mode,
         emulation_layout,
+        spec_id_order: if mode_byte & 4 != 0 { SpecIdOrder::Dpcpp } else { SpecIdOrder::FirstUse },
         validation: Validation::Never,
         target_env: None,
         link: LinkOptions::default(),
@@ -51,11 +53,15 @@ pub fn options(mode: u8) -> Options {
 
 /// Name of a mode byte, for reports.
 pub fn mode_name(mode: u8) -> &'static str {
-    match mode % 4 {
+    match mode % 8 {
         0 => "native",
         1 => "emulation (aligned)",
         2 => "default-values",
-        _ => "emulation (packed)",
+        3 => "emulation (packed)",
+        4 => "native, DPC++ order",
+        5 => "emulation (aligned), DPC++ order",
+        6 => "default-values, DPC++ order",
+        _ => "emulation (packed), DPC++ order",
     }
 }
 
@@ -79,7 +85,9 @@ pub fn check_report(inputs: &[Input], options: &Options) -> String {
     if strict() {
         if let Ok(twin) = process(inputs, options) {
             assert!(
-                twin.module.to_bytes().ok() == out.module.to_bytes().ok() && twin.prop == out.prop && twin.json == out.json,
+                twin.module.to_bytes().ok() == out.module.to_bytes().ok()
+                    && twin.prop == out.prop
+                    && twin.json == out.json,
                 "two runs on the same input gave different outputs"
             );
         } else {
@@ -137,10 +145,8 @@ pub fn decode_link(data: &[u8]) -> Option<(Vec<Input>, Options)> {
         create_library: flags & 8 != 0,
         renumber_spec_ids: flags & 16 != 0,
     };
-    let inputs = vec![
-        Input::from_bytes("a.spv", payload[..at].to_vec()),
-        Input::from_bytes("b.spv", payload[at..].to_vec()),
-    ];
+    let inputs =
+        vec![Input::from_bytes("a.spv", payload[..at].to_vec()), Input::from_bytes("b.spv", payload[at..].to_vec())];
     Some((inputs, opts))
 }
 

@@ -239,3 +239,124 @@ pub fn spec_constant_sections(prop: &str) -> String {
     }
     out
 }
+
+/// Every real DPC++ image with a DPC++ answer key: the shared fixtures and `testdata/dpcpp/`
+/// (DPC++ 2026.2 images made by `scripts/gen-dpcpp-testdata.sh`), as `image*.input.spv` paths;
+/// beside each: `.dpcpp-native.spv`, `.dpcpp-native.prop`, `.dpcpp-emulation.prop`.
+pub fn dpcpp_images() -> Vec<PathBuf> {
+    let mut v = Vec::new();
+    for dir in [fixtures(), repo().join("testdata/dpcpp")] {
+        let pattern = dir.join("*/image*.input.spv");
+        v.extend(
+            glob::glob(pattern.to_str().unwrap())
+                .unwrap()
+                .map(Result::unwrap),
+        );
+    }
+    assert!(
+        v.len() >= 10,
+        "expected the shared fixtures and testdata/dpcpp, found {} images",
+        v.len()
+    );
+    v
+}
+
+/// The file beside a DPC++ image's `imageN.input.spv` with `suffix` in place of `.input.spv`.
+pub fn beside(input: &Path, suffix: &str) -> PathBuf {
+    PathBuf::from(input.to_str().unwrap().replace(".input.spv", suffix))
+}
+
+/// Decodes a `.prop` byte-array value (`2|…`): LLVM's base64 variant (6-bit groups, least
+/// significant bits first), then the 8-byte size in bits and the payload.
+pub fn prop_bytes(text: &str) -> Vec<u8> {
+    const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+    let mut raw = Vec::new();
+    let (mut acc, mut bits) = (0u32, 0);
+    for c in text.bytes() {
+        let v = TABLE.iter().position(|&t| t == c).expect("base64 digit") as u32;
+        acc |= v << bits;
+        bits += 6;
+        if bits >= 8 {
+            raw.push(acc as u8);
+            acc >>= 8;
+            bits -= 8;
+        }
+    }
+    let size = u64::from_le_bytes(raw[..8].try_into().unwrap()) as usize / 8;
+    raw[8..8 + size].to_vec()
+}
+
+/// What a `.prop` says about one spec constant, independent of SpecId numbers and of where the
+/// constant sits among the others: its data descriptors (offset, size) in order, the default
+/// bytes they cover, and the number of distinct SpecIds they use.
+#[derive(Debug, PartialEq, Eq)]
+pub struct ConstantMeaning {
+    pub descriptors: Vec<(u32, u32)>,
+    pub default: Vec<u8>,
+    pub spec_ids: usize,
+}
+
+/// The spec constants of a `.prop` by symbolic ID (see [`ConstantMeaning`]). Padding
+/// descriptors (SpecId 0xFFFFFFFF) only count for the constant's extent in the default-values
+/// blob; the blob must be exactly the constants' extents laid end to end.
+pub fn spec_constant_meaning(prop: &str) -> std::collections::BTreeMap<String, ConstantMeaning> {
+    let (mut constants, mut blob, mut set) = (Vec::new(), Vec::new(), String::new());
+    for line in prop.lines() {
+        if let Some(name) = line.strip_prefix('[') {
+            set = name.trim_end_matches(']').to_string();
+            continue;
+        }
+        let (name, value) = line.split_once("=2|").unwrap_or((line, ""));
+        match set.as_str() {
+            "SYCL/specialization constants" => {
+                constants.push((name.to_string(), prop_bytes(value)))
+            }
+            "SYCL/specialization constants default values" if name == "all" => {
+                blob = prop_bytes(value)
+            }
+            _ => {}
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    let mut at = 0usize;
+    for (name, payload) in constants {
+        assert_eq!(payload.len() % 12, 0, "{name}: descriptors of 12 bytes");
+        let triples: Vec<[u32; 3]> = payload
+            .chunks(12)
+            .map(|c| {
+                std::array::from_fn(|k| u32::from_le_bytes(c[4 * k..4 * k + 4].try_into().unwrap()))
+            })
+            .collect();
+        let extent = triples
+            .iter()
+            .map(|t| (t[1] + t[2]) as usize)
+            .max()
+            .unwrap_or(0);
+        let data: Vec<[u32; 3]> = triples.into_iter().filter(|t| t[0] != u32::MAX).collect();
+        let default = data
+            .iter()
+            .flat_map(|t| {
+                blob[at + t[1] as usize..at + (t[1] + t[2]) as usize]
+                    .iter()
+                    .copied()
+            })
+            .collect();
+        let ids: std::collections::BTreeSet<u32> = data.iter().map(|t| t[0]).collect();
+        let meaning = ConstantMeaning {
+            descriptors: data.iter().map(|t| (t[1], t[2])).collect(),
+            default,
+            spec_ids: ids.len(),
+        };
+        assert!(
+            out.insert(name.clone(), meaning).is_none(),
+            "{name} listed twice"
+        );
+        at += extent;
+    }
+    assert_eq!(
+        at,
+        blob.len(),
+        "the default-values blob is not the constants' extents"
+    );
+    out
+}

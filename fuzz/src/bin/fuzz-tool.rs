@@ -97,7 +97,9 @@ fn main() {
                 let sizes: Vec<usize> = inputs.iter().map(|i| i.bytes().map_or(0, |b| b.len())).collect();
                 print!("{file}: mode {}, input sizes {sizes:?}: ", mode_name(options_mode(&options)));
                 let t0 = std::time::Instant::now();
-                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| spec_link_fuzz::check_report(&inputs, &options)));
+                let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                    spec_link_fuzz::check_report(&inputs, &options)
+                }));
                 print!("[{:.1} ms] ", t0.elapsed().as_secs_f64() * 1e3);
                 match r {
                     Ok(text) => println!("{text}"),
@@ -129,7 +131,8 @@ fn main() {
                 let name =
                     if inputs.len() == 1 { format!("crash-{hash}.spv") } else { format!("crash-{hash}.{}.spv", k + 1) };
                 let p = dir.join(name);
-                std::fs::write(&p, i.bytes().unwrap_or_default()).unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
+                std::fs::write(&p, i.bytes().unwrap_or_default())
+                    .unwrap_or_else(|e| panic!("write {}: {e}", p.display()));
                 println!("{} ({} bytes)", p.display(), i.bytes().map_or(0, |b| b.len()));
             }
             println!("mode: {}; link options: {:?}", mode_name(options_mode(&options)), options.link);
@@ -139,11 +142,15 @@ fn main() {
 }
 
 fn options_mode(o: &spec_link::Options) -> u8 {
-    use spec_link::{EmulationLayout, SpecConstMode};
-    match (o.mode, o.emulation_layout) {
+    use spec_link::{EmulationLayout, SpecConstMode, SpecIdOrder};
+    let mode = match (o.mode, o.emulation_layout) {
         (SpecConstMode::Native, _) => 0,
         (SpecConstMode::Emulation, EmulationLayout::Aligned) => 1,
         (SpecConstMode::DefaultValues, _) => 2,
         (SpecConstMode::Emulation, EmulationLayout::Packed) => 3,
+    };
+    match o.spec_id_order {
+        SpecIdOrder::FirstUse => mode,
+        SpecIdOrder::Dpcpp => mode | 4,
     }
 }

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Regenerates the real DPC++ images of testdata/dpcpp/<case>/ from each case's source.cpp with
+# the DPC++ 2026.2 compiler inside the intel-sycl-rt 2026.2.0 wheel (libsycl-jit.so, driven by
+# scripts/dpcpp-jit/jitc.cpp). A developer tool: CI and the tests only read the checked-in files.
+#
+#   scripts/gen-dpcpp-testdata.sh [CASE...]        CASE = a directory name under testdata/dpcpp
+#
+# A line of source.cpp of the form
+#   // gen: -O0 -g -fsycl-device-code-split=per_kernel
+# gives the compiler arguments (default: none, i.e. -O2 and the default split). Symbolic IDs are
+# made with -fsycl-unique-prefix=uid0123456789abcdef, as in ../shared/fixtures/dpcpp.
+# Per device image N it writes, as the shared fixtures have them:
+#   imageN.input.spv             the front end's image after post-link: marker calls not lowered
+#   imageN.dpcpp-native.spv      the same after DPC++'s SpecConstantsPass (native) + translator
+#   imageN.dpcpp-native.prop     DPC++'s property sets for it
+#   imageN.dpcpp-emulation.prop  DPC++'s property sets when it lowers in emulation mode
+#   imageN.kernels.txt           the image's kernels
+# run.json (hand-written: which kernel runs, with which overrides; see tests/runtime.rs) stays.
+# The wheels (intel-sycl-rt and intel-cmplr-lib-rt 2026.2.0, ~200 MB) are fetched once into
+# .dpcpp-jit/ with the venv's pip (scripts/setup.sh makes the venv); g++ builds jitc.
+# Reproducible on one machine; the front end reads the host's C++ standard library headers, so
+# another distribution's headers can change the images (not what is checked).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+cache="$repo/.dpcpp-jit"
+for a in "$@"; do
+  case "$a" in
+    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -*) echo "error: unknown option $a" >&2; exit 2 ;;
+  esac
+done
+for t in g++ unzip; do
+  command -v "$t" >/dev/null || { echo "error: $t not found" >&2; exit 2; }
+done
+pip="$repo/.venv/bin/pip"
+[ -x "$pip" ] || { echo "error: $pip not found: run scripts/setup.sh first" >&2; exit 2; }
+
+lib="$cache/sycl/intel_sycl_rt-2026.2.0.data/data/lib/libsycl-jit.so.23.1"
+rt="$cache/rt/intel_cmplr_lib_rt-2026.2.0.data/data/lib"
+if [ ! -f "$lib" ] || [ ! -d "$rt" ]; then
+  mkdir -p "$cache/wheels"
+  "$pip" download --quiet --no-deps -d "$cache/wheels" intel-sycl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0
+  unzip -q -o "$cache"/wheels/intel_sycl_rt-2026.2.0-*.whl 'intel_sycl_rt-2026.2.0.data/data/lib/libsycl-jit.so*' -d "$cache/sycl"
+  unzip -q -o "$cache"/wheels/intel_cmplr_lib_rt-2026.2.0-*.whl -d "$cache/rt"
+fi
+jitc="$cache/jitc"
+if [ ! -x "$jitc" ] || [ "$repo/scripts/dpcpp-jit/jitc.cpp" -nt "$jitc" ]; then
+  g++ -O1 -std=c++17 -Wall -o "$jitc" "$repo/scripts/dpcpp-jit/jitc.cpp" -ldl
+fi
+export LD_LIBRARY_PATH="$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+
+cases=("$@")
+if [ ${#cases[@]} -eq 0 ]; then
+  for d in "$repo"/testdata/dpcpp/*/; do cases+=("$(basename "$d")"); done
+fi
+for c in "${cases[@]}"; do
+  dir="$repo/testdata/dpcpp/$c"
+  [ -f "$dir/source.cpp" ] || { echo "error: $dir/source.cpp not found" >&2; exit 2; }
+  read -r -a flags <<<"$(sed -n 's|^// gen: *||p' "$dir/source.cpp" | head -1)"
+  tmp="$(mktemp -d)"
+  # The front end runs in the scratch directory (debug information records it, not the checkout).
+  cp "$dir/source.cpp" "$tmp/source.cpp"
+  for mode in none native emulation; do
+    mkdir -p "$tmp/$mode"
+    (cd "$tmp" && "$jitc" --lib "$lib" --spec-mode "$mode" --out "$tmp/$mode" source.cpp -- \
+      -Xclang -fsycl-unique-prefix=uid0123456789abcdef ${flags[@]+"${flags[@]}"}) 2>"$tmp/$mode.log" || {
+      cat "$tmp/$mode.log" >&2; echo "error: $c: compiling ($mode) failed" >&2; exit 1; }
+  done
+  rm -f "$dir"/image*.spv "$dir"/image*.prop "$dir"/image*.kernels.txt
+  for f in "$tmp"/none/image*.spv; do
+    n="$(basename "$f" .spv)"
+    cp "$tmp/none/$n.spv" "$dir/$n.input.spv"
+    cp "$tmp/none/$n.kernels.txt" "$dir/$n.kernels.txt"
+    cp "$tmp/native/$n.spv" "$dir/$n.dpcpp-native.spv"
+    cp "$tmp/native/$n.prop" "$dir/$n.dpcpp-native.prop"
+    cp "$tmp/emulation/$n.prop" "$dir/$n.dpcpp-emulation.prop"
+  done
+  rm -rf "$tmp"
+  echo "$c: $(ls "$dir" | grep -c 'input.spv$') image(s) (${flags[*]:-default flags})"
+done
