@@ -79,19 +79,50 @@ fn lower_to_files(
     paths
 }
 
+/// The DPC++ images that `run.json` files describe: (directory, image number, name for messages),
+/// for the shared fixtures and `testdata/dpcpp/`.
+fn dpcpp_runs() -> Vec<(PathBuf, u64, String)> {
+    let mut runs = Vec::new();
+    for root in [common::fixtures(), common::repo().join("testdata/dpcpp")] {
+        let pattern = root.join("*/run.json");
+        for run_json in glob::glob(pattern.to_str().unwrap())
+            .unwrap()
+            .map(Result::unwrap)
+        {
+            let dir = run_json.parent().unwrap().to_path_buf();
+            let spec: serde_json::Value =
+                serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+            for image in spec["images"].as_array().unwrap() {
+                let n = image["image"].as_u64().unwrap();
+                let name = format!("{}-image{n}", dir.file_name().unwrap().to_string_lossy());
+                runs.push((dir.clone(), n, name));
+            }
+        }
+    }
+    runs
+}
+
 #[test]
 fn fixtures_run_like_dpcpp() {
     let tmp = std::env::temp_dir().join(format!("spec-link-runtime-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
-    let pattern = common::fixtures().join("*/image0.input.spv");
     let mut n = 0;
-    for input in glob::glob(pattern.to_str().unwrap())
-        .unwrap()
-        .map(Result::unwrap)
-    {
-        let dir = input.parent().unwrap();
-        let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+    for (dir, image, name) in dpcpp_runs() {
+        let input = dir.join(format!("image{image}.input.spv"));
         let run_json = dir.join("run.json");
+        let image_arg = image.to_string();
+        let image_args = ["--image", image_arg.as_str()];
+        let with_image = |extra: &[&'static str]| -> Vec<String> {
+            image_args
+                .iter()
+                .chain(extra)
+                .map(|s| s.to_string())
+                .collect()
+        };
+        let ocl = |spv: &Path, prop: Option<&Path>, extra: Vec<String>| {
+            let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
+            ocl_run(spv, prop, &run_json, &extra)
+        };
         let lower = |mode, layout, tag: &str| {
             lower_to_files(
                 &tmp,
@@ -104,17 +135,16 @@ fn fixtures_run_like_dpcpp() {
         };
         let (spv, prop, _) = lower(SpecConstMode::Native, EmulationLayout::Aligned, "native");
 
-        let ours = ocl_run(&spv, Some(&prop), &run_json, &[]);
+        let ours = ocl(&spv, Some(&prop), with_image(&[]));
         assert!(
             ours.status.success(),
             "{name}: our output failed to run:\n{}",
             String::from_utf8_lossy(&ours.stderr)
         );
-        let theirs = ocl_run(
-            &dir.join("image0.dpcpp-native.spv"),
-            Some(&dir.join("image0.dpcpp-native.prop")),
-            &run_json,
-            &[],
+        let theirs = ocl(
+            &dir.join(format!("image{image}.dpcpp-native.spv")),
+            Some(&dir.join(format!("image{image}.dpcpp-native.prop"))),
+            with_image(&[]),
         );
         assert!(
             theirs.status.success(),
@@ -140,12 +170,9 @@ fn fixtures_run_like_dpcpp() {
             (EmulationLayout::Packed, "packed"),
         ] {
             let (spv, _, json) = lower(SpecConstMode::Emulation, layout, tag);
-            let run = ocl_run(
-                &spv,
-                None,
-                &run_json,
-                &["--emulation-json", json.to_str().unwrap()],
-            );
+            let mut extra = with_image(&["--emulation-json"]);
+            extra.push(json.to_str().unwrap().to_string());
+            let run = ocl(&spv, None, extra);
             assert!(
                 run.status.success(),
                 "{name} {tag}: failed to run:\n{}",
@@ -164,7 +191,7 @@ fn fixtures_run_like_dpcpp() {
             EmulationLayout::Aligned,
             "defaults",
         );
-        let run = ocl_run(&spv, None, &run_json, &["--no-spec"]);
+        let run = ocl(&spv, None, with_image(&["--no-spec"]));
         assert!(
             run.status.success(),
             "{name} default-values: failed to run:\n{}",
@@ -176,7 +203,7 @@ fn fixtures_run_like_dpcpp() {
             "{name} default-values"
         );
 
-        let raw = ocl_run(&input, None, &run_json, &["--no-spec"]);
+        let raw = ocl(&input, None, with_image(&["--no-spec"]));
         let err = String::from_utf8_lossy(&raw.stderr);
         assert_eq!(
             raw.status.code(),
@@ -189,7 +216,10 @@ fn fixtures_run_like_dpcpp() {
         );
         n += 1;
     }
-    assert!(n >= 3, "expected at least 3 fixtures, ran {n}");
+    assert!(
+        n >= 8,
+        "expected the 3 shared fixtures and testdata/dpcpp, ran {n}"
+    );
     let _ = std::fs::remove_dir_all(&tmp);
 }
 

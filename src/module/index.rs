@@ -502,7 +502,8 @@ impl Index {
 
     /// Word positions of the ids `words` uses (see [`inst::id_use_positions`]), extended
     /// instructions decoded with the grammar of their set. `None` when undecodable.
-    /// `OpSwitch` case labels are found through the selector's integer width.
+    /// `OpSwitch` case labels are found through the selector's integer width (its definition
+    /// as indexed, so also once lowering replaced it).
     pub fn id_use_positions(&self, module: &Module, words: &[u32]) -> Option<Vec<usize>> {
         let op = words[0] & 0xffff;
         if op == Op::ExtInst as u32 {
@@ -514,11 +515,12 @@ impl Index {
             return inst::ext_inst_use_positions(words, set);
         }
         if op == Op::Switch as u32 {
-            let selector_type = module
-                .inst(self.defs.get(words.get(1)?)?)?
-                .get(1)
-                .copied()?;
-            let ty = module.inst(self.defs.get(&selector_type)?)?;
+            // The selector's definition as indexed: lowering may have replaced it (a marker
+            // call whose value the switch selects on) but never changes its type.
+            let selector_type = *module
+                .original(self.defs.get(words.get(1)?)?)
+                .get(1)?;
+            let ty = module.original(self.defs.get(&selector_type)?);
             if ty[0] & 0xffff != Op::TypeInt as u32 {
                 return None;
             }
