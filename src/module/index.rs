@@ -517,9 +517,15 @@ impl Index {
         if op == Op::Switch as u32 {
             // The selector's definition as indexed: lowering may have replaced it (a marker
             // call whose value the switch selects on) but never changes its type.
-            let selector_type = *module
-                .original(self.defs.get(words.get(1)?)?)
-                .get(1)?;
+            let selector = *words.get(1)?;
+            let Some(def) = self.defs.get(&selector) else {
+                // A selector spec-link made (the spec constant that replaced such a call, in
+                // a switch lowering rewrote): its case labels are never ids spec-link rewrites
+                // or removes, so selector and default label are all, as `inst` reads switches.
+                let made = selector >= *module.original_words().get(3)?;
+                return (made && words.len() >= 3).then(|| vec![1, 2]);
+            };
+            let selector_type = *module.original(def).get(1)?;
             let ty = module.original(self.defs.get(&selector_type)?);
             if ty[0] & 0xffff != Op::TypeInt as u32 {
                 return None;
