@@ -283,23 +283,29 @@ impl SpecIds<'_> {
 /// in module order and each one's users in LLVM use-list order, which is the reverse of the order
 /// the calls were read in (a new use goes to the front of the list); llvm-spirv keeps both
 /// orders, so in SPIR-V that is: declarations in module order, each one's calls last first.
-fn numbering_order(markers: &Markers, order: SpecIdOrder) -> Vec<&MarkerCall> {
-    let mut calls: Vec<&MarkerCall> = markers.calls.iter().collect();
-    if order == SpecIdOrder::Dpcpp {
-        let declaration: IdMap<u32, usize> = markers
-            .functions
-            .iter()
-            .enumerate()
-            .map(|(k, &f)| (f, k))
-            .collect();
-        calls.sort_by_key(|c| {
-            (
-                declaration.get(&c.callee).copied().unwrap_or(usize::MAX),
-                std::cmp::Reverse(c.inst),
-            )
-        });
+fn numbering_order(
+    markers: &Markers,
+    order: SpecIdOrder,
+) -> Box<dyn Iterator<Item = &MarkerCall> + '_> {
+    match order {
+        SpecIdOrder::FirstUse => Box::new(markers.calls.iter()),
+        SpecIdOrder::Dpcpp => {
+            let declaration: IdMap<u32, usize> = markers
+                .functions
+                .iter()
+                .enumerate()
+                .map(|(k, &f)| (f, k))
+                .collect();
+            let mut calls: Vec<&MarkerCall> = markers.calls.iter().collect();
+            calls.sort_by_key(|c| {
+                (
+                    declaration.get(&c.callee).copied().unwrap_or(usize::MAX),
+                    std::cmp::Reverse(c.inst),
+                )
+            });
+            Box::new(calls.into_iter())
+        }
     }
-    calls
 }
 
 /// Builds the spec map from the marker calls.

@@ -986,3 +986,36 @@ fn gathered_errors_are_one_per_line_and_a_flood_is_cut() {
         lines[100]
     );
 }
+
+/// `--spec-id-order dpcpp` on a real DPC++ image whose first-use order is not DPC++'s: the
+/// `.prop` file's spec-constant sets are DPC++'s; the default order writes other bytes (the same
+/// constants, numbered in first use); a value the option does not know is a usage error.
+#[test]
+fn spec_id_order_dpcpp_writes_dpcpp_s_property_sets() {
+    let dir = tmpdir("spec-id-order");
+    let image = common::repo().join("testdata/dpcpp/manyint/image0.input.spv");
+    let theirs = common::spec_constant_sections(
+        &std::fs::read_to_string(common::beside(&image, ".dpcpp-native.prop")).unwrap(),
+    );
+    for (args, same) in [(&["--spec-id-order", "dpcpp"][..], true), (&[][..], false)] {
+        let (out, prop) = (dir.join("o.spv"), dir.join("o.prop"));
+        let mut extra = vec!["--prop", prop.to_str().unwrap()];
+        extra.extend_from_slice(args);
+        lower_ok(&image, &out, &extra);
+        let ours = common::spec_constant_sections(&std::fs::read_to_string(&prop).unwrap());
+        assert_eq!(ours == theirs, same, "{args:?}:\n{ours}\nDPC++:\n{theirs}");
+    }
+    let o = bin()
+        .arg(&image)
+        .args([
+            "-o",
+            dir.join("x.spv").to_str().unwrap(),
+            "--spec-id-order",
+            "llvm",
+        ])
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&o.stderr).contains("first-use"));
+    assert!(!dir.join("x.spv").exists());
+}
