@@ -629,10 +629,16 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         .flat_map(|r| r.notes.iter().cloned())
         .collect();
     let mut warnings = Vec::new();
-    if !index.spec_ids.is_empty() && !map.constants.is_empty() {
+    // (Not for the ITT instrumentation flag's SpecId alone, which DPC++ images carry and
+    // numbering never comes near.)
+    let used = index
+        .spec_ids
+        .iter()
+        .filter(|&&s| s != specmap::ITT_SPEC_ID)
+        .count();
+    if used > 0 && !map.constants.is_empty() {
         notes.push(format!(
-            "the input already uses {} SpecId(s); new SpecIds skip them",
-            index.spec_ids.len()
+            "the input already uses {used} SpecId(s); new SpecIds skip them"
         ));
     }
     // lower

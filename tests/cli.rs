@@ -1019,3 +1019,40 @@ fn spec_id_order_dpcpp_writes_dpcpp_s_property_sets() {
     assert!(String::from_utf8_lossy(&o.stderr).contains("first-use"));
     assert!(!dir.join("x.spv").exists());
 }
+
+/// The note about SpecIds the input already uses: for an OpenCL-interop constant's SpecIds
+/// (numbering starts after them), not for the ITT instrumentation flag's alone, which DPC++
+/// images built with -fsycl-instrument-device-code carry (numbering never comes near it).
+#[test]
+fn note_on_used_spec_ids_leaves_the_itt_flag_out() {
+    let dir = tmpdir("used-spec-ids");
+    let itt = common::repo().join("testdata/dpcpp/bigarr-itt/image0.input.spv");
+    let features = dir.join("features.spv");
+    std::fs::write(
+        &features,
+        common::assemble(&common::repo().join("testdata/features/input.spvasm")),
+    )
+    .unwrap();
+    assert!(common::disassemble(&std::fs::read(&itt).unwrap()).contains("SpecId 4285822057"));
+    for (input, note) in [(&itt, false), (&features, true)] {
+        let o = bin()
+            .arg(input)
+            .args(["-o", dir.join("o.spv").to_str().unwrap(), "--no-validate"])
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(
+            err.contains("note: the input already uses 2 SpecId(s); new SpecIds skip them"),
+            note,
+            "{}: {err}",
+            input.display()
+        );
+        assert_eq!(
+            err.contains("already uses"),
+            note,
+            "{}: {err}",
+            input.display()
+        );
+    }
+}
