@@ -3,7 +3,7 @@
 //! Algorithm (dpcpp-reference §2, §10):
 //! - symbolic IDs are numbered in the order of their first marker call, the calls taken in module
 //!   order or, with [`SpecIdOrder::Dpcpp`], by marker declaration and each declaration's calls
-//!   last first (see [`numbering_order`]); a symbolic ID seen again reuses its SpecIds and must
+//!   last first (`numbering_order`); a symbolic ID seen again reuses its SpecIds and must
 //!   have the same type;
 //! - one SpecId per scalar leaf, depth-first over struct members, array elements and vector
 //!   components, after every SpecId the input already uses, skipping 0xFF747469;
