@@ -6,7 +6,8 @@
 //!    access chains, copies, loads and `Function` variables inside functions; module-scope
 //!    variables without linkage, constants and `OpSpecConstantOp`s.
 //! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
-//!    interfaces do not count; an entry point's function does). A use by an instruction whose removal would not give it back —
+//!    interfaces do not count; an entry point's function and an id a decoration takes as a
+//!    parameter do). A use by an instruction whose removal would not give it back —
 //!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
 //!    the pass stops looking for it.
 //! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
@@ -324,6 +325,24 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             behind.passed(module, module.offset_of(i));
             let op = module.opcode(i);
             if is_annotation(op) {
+                // Its target keeps nothing alive (names and decorations go with what they
+                // name), but an id a decoration takes as a parameter (`AlignmentId` and the
+                // like, which belong to OpDecorateId but decode in OpDecorate too) does.
+                if op == Op::Decorate as u32 || op == Op::MemberDecorate as u32 {
+                    if let Some(w) = module.inst(i).filter(|w| w.len() > 3) {
+                        if w[2..].iter().any(|&x| live.contains(x)) {
+                            // (A decoration spec-link cannot decode keeps nothing: its
+                            // words are mostly literals.)
+                            let positions = inst::id_use_positions(w).unwrap_or_default();
+                            for id in positions.into_iter().filter(|&p| p >= 2).map(|p| w[p]) {
+                                if live.contains(id) {
+                                    count[slot.get(id) as usize - 1] = PINNED;
+                                    live.remove(id);
+                                }
+                            }
+                        }
+                    }
+                }
                 continue;
             }
             if op == Op::EntryPoint as u32 {
