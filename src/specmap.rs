@@ -539,6 +539,7 @@ fn constant(
         }
         DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
     }
+    first_element_counts(layout, call.value_type, &mut defined).map_err(wrap)?;
     let mut leaves = 0usize;
     // In emulation the tree only shapes the value (default-values mode emits it as constants):
     // its leaves take no SpecIds.
@@ -621,6 +622,35 @@ fn scalar_of(kind: &TypeKind) -> Option<Scalar> {
         TypeKind::Float { bits } => Some(Scalar::Float { bits }),
         _ => None,
     }
+}
+
+/// DPC++ never flags a constant's first SpecId as padding (`SpecConstantsPass` pushes it before
+/// looking at the default): when the default leaves the first element of a composite undefined
+/// and that element is a scalar — an empty C++ class, `{ i8 }` with an `undef` byte — it still
+/// gets a descriptor, with a zero default. So it is defined here as zero: a leaf, an
+/// `OpSpecConstant` for its SpecId (DPC++'s image has none, though its descriptor names it), and
+/// the property sets DPC++ writes. (An undefined first element that is itself a composite makes
+/// DPC++ read past its list of SpecIds; it stays padding here.)
+fn first_element_counts(
+    layout: &mut Layout,
+    ty: u32,
+    defined: &mut BTreeMap<u64, Vec<u8>>,
+) -> Result<()> {
+    let composite = matches!(
+        layout.kind(ty)?,
+        TypeKind::Struct { .. } | TypeKind::Array { .. } | TypeKind::Vector { .. }
+    );
+    if defined.contains_key(&0) || !composite {
+        return Ok(());
+    }
+    let Some(&(first, 0)) = layout.elements(ty, MAX_LEAVES as u64)?.first() else {
+        return Ok(());
+    };
+    if scalar_of(&layout.kind(first)?).is_some() {
+        let size = layout.size_align(first)?.size.min(8) as usize;
+        defined.insert(0, vec![0; size]);
+    }
+    Ok(())
 }
 
 /// Records `(offset → little-endian bytes)` of every defined scalar of constant `c`, laid out
