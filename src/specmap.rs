@@ -9,7 +9,8 @@
 //!   components, after every SpecId the input already uses, skipping 0xFF747469;
 //! - the default value's scalars are matched to the type's leaves by byte offset; an element of a
 //!   composite whose offset holds no defined scalar (explicit padding) uses up a SpecId but gets
-//!   no descriptor and becomes an `OpConstantNull` constituent;
+//!   no descriptor and becomes an `OpConstantNull` constituent — but for a scalar first element,
+//!   which DPC++ describes all the same (`first_element_counts`): a zero leaf;
 //! - descriptors `{SpecId, offset, size}` in offset order; after every struct level, tail padding
 //!   gets `{0xFFFFFFFF, offset, size}`;
 //! - default bytes: the whole value, zero-filled gaps and tail padding.
