@@ -7,7 +7,9 @@
 #
 # A line of source.cpp of the form
 #   // gen: -O0 -g -fsycl-device-code-split=per_kernel
-# gives the compiler arguments (default: none, i.e. -O2 and the default split). Symbolic IDs are
+# gives the compiler arguments (default: none, i.e. -O2 and the default split). A case without
+# source.cpp is a variant of another: its file `variant` holds that case's name and the compiler
+# arguments, on one line (`vec3half -O0`). Symbolic IDs are
 # made with -fsycl-unique-prefix=uid0123456789abcdef, as in ../shared/fixtures/dpcpp.
 # Per device image N it writes, as the shared fixtures have them:
 #   imageN.input.spv             the front end's image after post-link: marker calls not lowered
@@ -26,7 +28,7 @@ repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cache="$repo/.dpcpp-jit"
 for a in "$@"; do
   case "$a" in
-    -h|--help) sed -n '2,23p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
+    -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "error: unknown option $a" >&2; exit 2 ;;
   esac
 done
@@ -56,11 +58,18 @@ if [ ${#cases[@]} -eq 0 ]; then
 fi
 for c in "${cases[@]}"; do
   dir="$repo/testdata/dpcpp/$c"
-  [ -f "$dir/source.cpp" ] || { echo "error: $dir/source.cpp not found" >&2; exit 2; }
-  read -r -a flags <<<"$(sed -n 's|^// gen: *||p' "$dir/source.cpp" | head -1)"
+  if [ -f "$dir/variant" ]; then
+    read -r base rest <"$dir/variant"
+    src="$repo/testdata/dpcpp/$base/source.cpp"
+    read -r -a flags <<<"$rest"
+  else
+    src="$dir/source.cpp"
+    read -r -a flags <<<"$(sed -n 's|^// gen: *||p' "$src" 2>/dev/null | head -1)"
+  fi
+  [ -f "$src" ] || { echo "error: $src not found" >&2; exit 2; }
   tmp="$(mktemp -d)"
   # The front end runs in the scratch directory (debug information records it, not the checkout).
-  cp "$dir/source.cpp" "$tmp/source.cpp"
+  cp "$src" "$tmp/source.cpp"
   for mode in none native emulation; do
     mkdir -p "$tmp/$mode"
     (cd "$tmp" && "$jitc" --lib "$lib" --spec-mode "$mode" --out "$tmp/$mode" source.cpp -- \
