@@ -24,62 +24,66 @@ fn shared_fixture_images() -> Vec<std::path::PathBuf> {
     images
 }
 
-/// Lowers a DPC++ image with spirv-val on (an output that fails where its input does not is an
-/// error) and returns the `.prop` text.
-fn lower_prop(
-    input: &std::path::Path,
-    mode: SpecConstMode,
+/// Lowers every DPC++ image in native and emulation mode, numbering in `order`, with spirv-val
+/// on (an output that fails where its input does not is an error), and calls `check` with the
+/// image, the mode, our `.prop` text and DPC++'s; returns the failures (errors and what `check`
+/// reports).
+fn compare_with_dpcpp(
     order: SpecIdOrder,
-) -> Result<String, String> {
-    let bytes = std::fs::read(input).map_err(|e| e.to_string())?;
-    let opts = Options {
-        mode,
-        spec_id_order: order,
-        validation: Validation::Always,
-        ..Options::default()
-    };
-    let out = process(
-        &[Input::from_bytes(input.display().to_string(), bytes)],
-        &opts,
-    )
-    .map_err(|e| format!("{}: {e}", input.display()))?;
-    String::from_utf8(out.prop).map_err(|e| e.to_string())
-}
-
-/// `--spec-id-order dpcpp`: the spec-constant sets are DPC++'s, byte for byte, in both modes.
-#[test]
-fn property_sets_in_dpcpp_order_equal_dpcpp() {
+    mut check: impl FnMut(&std::path::Path, SpecConstMode, &str, &str) -> Option<String>,
+) -> Vec<String> {
     let mut failures = Vec::new();
     for input in images() {
         for (mode, suffix) in [
             (SpecConstMode::Native, ".dpcpp-native.prop"),
             (SpecConstMode::Emulation, ".dpcpp-emulation.prop"),
         ] {
-            let ours = match lower_prop(&input, mode, SpecIdOrder::Dpcpp) {
-                Ok(p) => p,
+            let opts = Options {
+                mode,
+                spec_id_order: order,
+                validation: Validation::Always,
+                ..Options::default()
+            };
+            let bytes = std::fs::read(&input).unwrap();
+            let ours = match process(
+                &[Input::from_bytes(input.display().to_string(), bytes)],
+                &opts,
+            ) {
+                Ok(out) => String::from_utf8(out.prop).unwrap(),
                 Err(e) => {
-                    failures.push(e);
+                    failures.push(format!("{}: {e}", input.display()));
                     continue;
                 }
             };
-            let reference = common::beside(&input, suffix);
-            let theirs =
-                common::spec_constant_sections(&std::fs::read_to_string(&reference).unwrap());
+            let theirs = std::fs::read_to_string(common::beside(&input, suffix)).unwrap();
             assert!(
-                !theirs.is_empty(),
-                "{} has no spec-constant sets",
-                reference.display()
+                theirs.contains("[SYCL/specialization constants]"),
+                "{} {mode:?}: DPC++'s .prop has no spec-constant sets",
+                input.display()
             );
-            if ours != theirs {
-                let diff = similar::TextDiff::from_lines(theirs.as_str(), ours.as_str());
-                failures.push(format!(
-                    "{} {mode:?}: .prop differs from DPC++'s:\n{}",
-                    input.display(),
-                    diff.unified_diff().header("dpcpp", "spec-link")
-                ));
-            }
+            failures.extend(check(&input, mode, &ours, &theirs));
         }
     }
+    failures
+}
+
+/// `--spec-id-order dpcpp`: the spec-constant sets are DPC++'s, byte for byte, in both modes.
+#[test]
+fn property_sets_in_dpcpp_order_equal_dpcpp() {
+    let failures = compare_with_dpcpp(SpecIdOrder::Dpcpp, |input, mode, ours, theirs| {
+        let (ours, theirs) = (
+            common::spec_constant_sections(ours),
+            common::spec_constant_sections(theirs),
+        );
+        (ours != theirs).then(|| {
+            let diff = similar::TextDiff::from_lines(theirs.as_str(), ours.as_str());
+            format!(
+                "{} {mode:?}: .prop differs from DPC++'s:\n{}",
+                input.display(),
+                diff.unified_diff().header("dpcpp", "spec-link")
+            )
+        })
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
 
@@ -89,36 +93,22 @@ fn property_sets_in_dpcpp_order_equal_dpcpp() {
 /// above would not need its option.
 #[test]
 fn property_sets_in_first_use_order_mean_what_dpcpp_s_mean() {
-    let mut failures = Vec::new();
     let mut reordered = 0;
-    for input in images() {
-        for (mode, suffix) in [
-            (SpecConstMode::Native, ".dpcpp-native.prop"),
-            (SpecConstMode::Emulation, ".dpcpp-emulation.prop"),
-        ] {
-            let ours = match lower_prop(&input, mode, SpecIdOrder::FirstUse) {
-                Ok(p) => p,
-                Err(e) => {
-                    failures.push(e);
-                    continue;
-                }
-            };
-            let theirs = std::fs::read_to_string(common::beside(&input, suffix)).unwrap();
-            if common::spec_constant_sections(&ours) != common::spec_constant_sections(&theirs) {
-                reordered += 1;
-            }
-            let (ours, theirs) = (
-                common::spec_constant_meaning(&ours),
-                common::spec_constant_meaning(&theirs),
-            );
-            if ours != theirs {
-                failures.push(format!(
-                    "{} {mode:?}: constants differ from DPC++'s:\n  dpcpp:     {theirs:?}\n  spec-link: {ours:?}",
-                    input.display()
-                ));
-            }
+    let failures = compare_with_dpcpp(SpecIdOrder::FirstUse, |input, mode, ours, theirs| {
+        if common::spec_constant_sections(ours) != common::spec_constant_sections(theirs) {
+            reordered += 1;
         }
-    }
+        let (ours, theirs) = (
+            common::spec_constant_meaning(ours),
+            common::spec_constant_meaning(theirs),
+        );
+        (ours != theirs).then(|| {
+            format!(
+                "{} {mode:?}: constants differ from DPC++'s:\n  dpcpp:     {theirs:?}\n  spec-link: {ours:?}",
+                input.display()
+            )
+        })
+    });
     assert!(failures.is_empty(), "{}", failures.join("\n"));
     assert!(
         reordered > 0,
