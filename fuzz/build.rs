@@ -1,6 +1,7 @@
 //! Collects the seed modules the structure-aware `mutate` target starts from and embeds them with
 //! `include_bytes!` (`$OUT_DIR/seeds.rs`):
-//! - `testdata/*/input.spv` and `testdata/fuzz-regressions/*.spv` (binary, as they are);
+//! - `testdata/*/input.spv`, `testdata/fuzz-regressions/*.spv` and the real DPC++ images of
+//!   `testdata/dpcpp/*/image*.input.spv` under 32 KiB (binary, as they are);
 //! - `testdata/*/input.spvasm` and `testdata/*/inputs/*.spvasm`, assembled with `spirv-as`
 //!   (`--target-env spv1.4`, or the `; target-env: <env>` header line, as the tests do); skipped with
 //!   a warning when `spirv-as` is missing;
@@ -55,6 +56,19 @@ fn main() {
                     }
                 } else if n.ends_with(".spv") {
                     seeds.push((format!("testdata/{case_name}/inputs/{n}"), f));
+                }
+            }
+        }
+        // The real DPC++ images (testdata/dpcpp/<case>/imageN.input.spv) under 32 KiB: the
+        // larger ones (-O0, -g) slow every execution down more than they add.
+        if case_name == "dpcpp" {
+            for sub in sorted_dir(&case) {
+                for f in sorted_dir(&sub) {
+                    let n = file_name(&f);
+                    let small = std::fs::metadata(&f).map_or(false, |m| m.len() < 32 * 1024);
+                    if n.starts_with("image") && n.ends_with(".input.spv") && small {
+                        seeds.push((format!("testdata/dpcpp/{}/{n}", file_name(&sub)), f));
+                    }
                 }
             }
         }
