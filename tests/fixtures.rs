@@ -487,3 +487,42 @@ fn errors_spec_link_adds_are_refused_behind_the_symbolic_id_strings() {
         }
     }
 }
+
+/// Linking the images of a per-kernel split (what `sycl::link` does with separately built
+/// bundles) gives one module whose spec constants mean what the unsplit image's do (the same
+/// source built with `-fsycl-device-code-split=off`, against DPC++'s own `.prop`), which passes
+/// spirv-val, in native and emulation mode.
+#[test]
+fn linked_per_kernel_images_are_the_unsplit_image() {
+    let split = common::repo().join("testdata/dpcpp/shared-per-kernel");
+    let whole = common::repo().join("testdata/dpcpp/shared-off/image0.input.spv");
+    let parts: Vec<_> = (0..3)
+        .map(|n| split.join(format!("image{n}.input.spv")))
+        .collect();
+    for (mode, suffix) in [
+        (SpecConstMode::Native, ".dpcpp-native.prop"),
+        (SpecConstMode::Emulation, ".dpcpp-emulation.prop"),
+    ] {
+        let inputs: Vec<Input> = parts
+            .iter()
+            .map(|p| Input::from_bytes(p.display().to_string(), std::fs::read(p).unwrap()))
+            .collect();
+        let opts = Options {
+            mode,
+            validation: Validation::Always,
+            ..Options::default()
+        };
+        let out = process(&inputs, &opts).unwrap();
+        common::spirv_val(
+            &out.module.to_bytes().unwrap(),
+            "spv1.4",
+            &format!("the linked per-kernel images ({mode:?})"),
+        );
+        let ours = common::spec_constant_meaning(&String::from_utf8(out.prop).unwrap());
+        let theirs = common::spec_constant_meaning(
+            &std::fs::read_to_string(common::beside(&whole, suffix)).unwrap(),
+        );
+        assert_eq!(ours, theirs, "{mode:?}");
+        assert_eq!(ours.len(), 3, "{mode:?}: the source has 3 spec constants");
+    }
+}
