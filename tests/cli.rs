@@ -1002,6 +1002,11 @@ fn spec_id_order_dpcpp_writes_dpcpp_s_property_sets() {
         let mut extra = vec!["--prop", prop.to_str().unwrap()];
         extra.extend_from_slice(args);
         lower_ok(&image, &out, &extra);
+        common::spirv_val(
+            &std::fs::read(&out).unwrap(),
+            "spv1.4",
+            &format!("{args:?} output"),
+        );
         let ours = common::spec_constant_sections(&std::fs::read_to_string(&prop).unwrap());
         assert_eq!(ours == theirs, same, "{args:?}:\n{ours}\nDPC++:\n{theirs}");
     }
@@ -1041,6 +1046,8 @@ fn note_on_used_spec_ids_leaves_the_itt_flag_out() {
             .output()
             .unwrap();
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let written = std::fs::read(dir.join("o.spv")).unwrap();
+        common::spirv_val(&written, "spv1.4", &input.display().to_string());
         let err = String::from_utf8_lossy(&o.stderr);
         assert_eq!(
             err.contains("note: the input already uses 2 SpecId(s); new SpecIds skip them"),

@@ -111,17 +111,10 @@ fn fixtures_run_like_dpcpp() {
         let input = dir.join(format!("image{image}.input.spv"));
         let run_json = dir.join("run.json");
         let image_arg = image.to_string();
-        let image_args = ["--image", image_arg.as_str()];
-        let with_image = |extra: &[&'static str]| -> Vec<String> {
-            image_args
-                .iter()
-                .chain(extra)
-                .map(|s| s.to_string())
-                .collect()
-        };
-        let ocl = |spv: &Path, prop: Option<&Path>, extra: Vec<String>| {
-            let extra: Vec<&str> = extra.iter().map(String::as_str).collect();
-            ocl_run(spv, prop, &run_json, &extra)
+        let ocl = |spv: &Path, prop: Option<&Path>, extra: &[&str]| {
+            let mut args = vec!["--image", image_arg.as_str()];
+            args.extend_from_slice(extra);
+            ocl_run(spv, prop, &run_json, &args)
         };
         let lower = |mode, layout, tag: &str| {
             lower_to_files(
@@ -135,7 +128,7 @@ fn fixtures_run_like_dpcpp() {
         };
         let (spv, prop, _) = lower(SpecConstMode::Native, EmulationLayout::Aligned, "native");
 
-        let ours = ocl(&spv, Some(&prop), with_image(&[]));
+        let ours = ocl(&spv, Some(&prop), &[]);
         assert!(
             ours.status.success(),
             "{name}: our output failed to run:\n{}",
@@ -144,7 +137,7 @@ fn fixtures_run_like_dpcpp() {
         let theirs = ocl(
             &dir.join(format!("image{image}.dpcpp-native.spv")),
             Some(&dir.join(format!("image{image}.dpcpp-native.prop"))),
-            with_image(&[]),
+            &[],
         );
         assert!(
             theirs.status.success(),
@@ -170,9 +163,7 @@ fn fixtures_run_like_dpcpp() {
             (EmulationLayout::Packed, "packed"),
         ] {
             let (spv, _, json) = lower(SpecConstMode::Emulation, layout, tag);
-            let mut extra = with_image(&["--emulation-json"]);
-            extra.push(json.to_str().unwrap().to_string());
-            let run = ocl(&spv, None, extra);
+            let run = ocl(&spv, None, &["--emulation-json", json.to_str().unwrap()]);
             assert!(
                 run.status.success(),
                 "{name} {tag}: failed to run:\n{}",
@@ -191,7 +182,7 @@ fn fixtures_run_like_dpcpp() {
             EmulationLayout::Aligned,
             "defaults",
         );
-        let run = ocl(&spv, None, with_image(&["--no-spec"]));
+        let run = ocl(&spv, None, &["--no-spec"]);
         assert!(
             run.status.success(),
             "{name} default-values: failed to run:\n{}",
@@ -203,7 +194,7 @@ fn fixtures_run_like_dpcpp() {
             "{name} default-values"
         );
 
-        let raw = ocl(&input, None, with_image(&["--no-spec"]));
+        let raw = ocl(&input, None, &["--no-spec"]);
         let err = String::from_utf8_lossy(&raw.stderr);
         assert_eq!(
             raw.status.code(),
