@@ -25,32 +25,13 @@
 set -euo pipefail
 
 repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
-cache="$repo/.dpcpp-jit"
 for a in "$@"; do
   case "$a" in
     -h|--help) sed -n '2,24p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//'; exit 0 ;;
     -*) echo "error: unknown option $a" >&2; exit 2 ;;
   esac
 done
-for t in g++ unzip; do
-  command -v "$t" >/dev/null || { echo "error: $t not found" >&2; exit 2; }
-done
-pip="$repo/.venv/bin/pip"
-[ -x "$pip" ] || { echo "error: $pip not found: run scripts/setup.sh first" >&2; exit 2; }
-
-lib="$cache/sycl/intel_sycl_rt-2026.2.0.data/data/lib/libsycl-jit.so.23.1"
-rt="$cache/rt/intel_cmplr_lib_rt-2026.2.0.data/data/lib"
-if [ ! -f "$lib" ] || [ ! -d "$rt" ]; then
-  mkdir -p "$cache/wheels"
-  "$pip" download --quiet --no-deps -d "$cache/wheels" intel-sycl-rt==2026.2.0 intel-cmplr-lib-rt==2026.2.0
-  unzip -q -o "$cache"/wheels/intel_sycl_rt-2026.2.0-*.whl 'intel_sycl_rt-2026.2.0.data/data/lib/libsycl-jit.so*' -d "$cache/sycl"
-  unzip -q -o "$cache"/wheels/intel_cmplr_lib_rt-2026.2.0-*.whl -d "$cache/rt"
-fi
-jitc="$cache/jitc"
-if [ ! -x "$jitc" ] || [ "$repo/scripts/dpcpp-jit/jitc.cpp" -nt "$jitc" ]; then
-  g++ -O1 -std=c++17 -Wall -o "$jitc" "$repo/scripts/dpcpp-jit/jitc.cpp" -ldl
-fi
-export LD_LIBRARY_PATH="$rt${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+. "$repo/scripts/dpcpp-jit/setup.sh"
 
 cases=("$@")
 if [ ${#cases[@]} -eq 0 ]; then
@@ -58,15 +39,7 @@ if [ ${#cases[@]} -eq 0 ]; then
 fi
 for c in "${cases[@]}"; do
   dir="$repo/testdata/dpcpp/$c"
-  if [ -f "$dir/variant" ]; then
-    read -r base rest <"$dir/variant"
-    src="$repo/testdata/dpcpp/$base/source.cpp"
-    read -r -a flags <<<"$rest"
-  else
-    src="$dir/source.cpp"
-    read -r -a flags <<<"$(sed -n 's|^// gen: *||p' "$src" 2>/dev/null | head -1)"
-  fi
-  [ -f "$src" ] || { echo "error: $src not found" >&2; exit 2; }
+  case_source "$c"
   tmp="$(mktemp -d)"
   # The front end runs in the scratch directory (debug information records it, not the checkout).
   cp "$src" "$tmp/source.cpp"

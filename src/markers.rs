@@ -11,7 +11,8 @@
 //!    access chains, `OpCopyObject`, the same operations inside `OpSpecConstantOp`, and the -O0
 //!    pattern (pointer stored once into a `Function` variable and loaded back) to module-scope
 //!    `OpVariable`s. The symbolic ID is the variable's 8-bit string initializer up to its NUL; the
-//!    default value is the first member of the other variable's initializer.
+//!    default value is the first member of the other variable's initializer (all undefined when
+//!    it has none and is not imported: LLVM's SPIR-V backend drops `undef` initializers).
 //!
 //! Errors of all calls are gathered and reported together.
 //!
@@ -61,6 +62,9 @@ pub enum DefaultValue {
     Constant(u32),
     /// A zero value of this type (the initializer was `OpConstantNull` of the wrapper).
     Zero(u32),
+    /// No byte defined: the variable has no initializer (LLVM's SPIR-V backend writes a global
+    /// whose LLVM initializer is `undef` so; the translator writes an `OpUndef` initializer).
+    Undefined,
 }
 
 /// One call to a marker function. (Compact: a module may have hundreds of thousands.)
@@ -615,6 +619,19 @@ impl Walker<'_> {
     }
 
     fn default_value(&self, var: u32) -> std::result::Result<DefaultValue, String> {
+        let (_, w) = self.def(var).ok_or("is not defined")?;
+        if w.len() < 5 {
+            // Without an initializer the value is undefined, unless the variable is imported:
+            // then it is defined in another module, which spec-link has not been given.
+            if self.index.linkage.get(&var).is_some_and(|l| l.kind == 1) {
+                return Err(
+                    "is imported (LinkageAttributes Import) and has no initializer: \
+                     link the module that exports it"
+                        .into(),
+                );
+            }
+            return Ok(DefaultValue::Undefined);
+        }
         let (init, iw) = self.initializer(var)?;
         Ok(match Op::from_u32(iw[0] & 0xffff) {
             Some(Op::ConstantComposite) => {

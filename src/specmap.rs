@@ -539,6 +539,7 @@ fn constant(
             collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?
         }
         DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
+        DefaultValue::Undefined => {}
     }
     first_element_counts(layout, call.value_type, &mut defined).map_err(wrap)?;
     let mut leaves = 0usize;

@@ -242,10 +242,10 @@ fn marker_errors() {
             "is not a string of 8-bit integers",
         ),
         (
-            "no-initializer",
-            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup %init_int",
-            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup",
-            "has no initializer",
+            "string-without-initializer",
+            "%usid_int = OpVariable %ptr_Generic_str4 Generic %s_int",
+            "%usid_int = OpVariable %ptr_Generic_str4 Generic",
+            "SymbolicID variable %",
         ),
     ];
     for (name, from, to, expect) in cases {
@@ -253,6 +253,29 @@ fn marker_errors() {
         let bytes = assemble_text(&text.replace(from, to), &dir);
         expect_error(name, &bytes, expect);
     }
+    // A default-value variable without initializer is undefined (see the test below) unless it
+    // is imported: its value is in a module spec-link has not been given.
+    let imported = text
+        .replace(
+            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup %init_int",
+            "%intId = OpVariable %ptr_CW_spec_int CrossWorkgroup",
+        )
+        .replace(
+            "OpDecorate %sret FuncParamAttr Sret",
+            "OpDecorate %sret FuncParamAttr Sret\nOpDecorate %intId LinkageAttributes \"intId\" Import",
+        );
+    expect_error(
+        "imported-default",
+        &assemble_text(&imported, &dir),
+        "DefaultValue variable %",
+    );
+    let out = run_with_outputs(&assemble_text(&imported, &dir), &dir, &[]);
+    assert!(
+        String::from_utf8_lossy(&out.stderr)
+            .contains("is imported (LinkageAttributes Import) and has no initializer"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
     // Both argument errors of one module are reported together, naming the kernel.
     let both = text
         .replace(
@@ -273,6 +296,48 @@ fn marker_errors() {
         "{stderr}"
     );
     assert!(stderr.contains("in function K"), "{stderr}");
+}
+
+/// A default-value variable without initializer (LLVM's SPIR-V backend writes one so where the
+/// LLVM initializer is `undef`) lowers as one whose initializer is `OpUndef`: the same module and
+/// property sets, `OpUndef`s aside.
+#[test]
+fn default_value_without_initializer_is_undefined() {
+    let dir = tmpdir("no-initializer");
+    let text = example_text();
+    let from = "%pairId = OpVariable %ptr_CW_spec_pair CrossWorkgroup %init_pair";
+    assert!(text.contains(from));
+    // (Both define the OpUndef, so that the ids are the same; unused, it stays.)
+    let none = text.replace(
+        from,
+        "%undef_pair = OpUndef %spec_pair\n%pairId = OpVariable %ptr_CW_spec_pair CrossWorkgroup",
+    );
+    let undef = text.replace(
+        from,
+        "%undef_pair = OpUndef %spec_pair\n%pairId = OpVariable %ptr_CW_spec_pair CrossWorkgroup %undef_pair",
+    );
+    let mut results = Vec::new();
+    for (name, text) in [("none", none), ("undef", undef)] {
+        let out = run_with_outputs(&assemble_text(&text, &dir), &dir, &["--validate"]);
+        assert!(
+            out.status.success(),
+            "{name}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let module = std::fs::read(dir.join("out.spv")).unwrap();
+        common::spirv_val(&module, "spv1.4", name);
+        let disassembly: String = common::disassemble(&module)
+            .lines()
+            .filter(|l| !l.contains("OpUndef") && !l.starts_with("; Bound"))
+            .map(|l| format!("{l}\n"))
+            .collect();
+        let prop = std::fs::read_to_string(dir.join("out.prop")).unwrap();
+        results.push((disassembly, prop));
+    }
+    assert_eq!(results[0], results[1]);
+    // The struct's first member is a zero leaf; the rest is padding, as DPC++ describes
+    // an undefined default.
+    assert!(results[0].1.contains("ABA=2|"), "{}", results[0].1);
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The real DPC++ images (the shared fixtures and `testdata/dpcpp/`): our spec-constant property
 //! sets must equal DPC++'s (`image*.dpcpp-native.prop`, `.dpcpp-emulation.prop`) byte for byte
 //! in DPC++'s SpecId order and mean the same in ours, and our output must pass spirv-val — DPC++'s
-//! own output does not.
+//! own output does not. The images LLVM's SPIR-V backend makes of the same sources
+//! (`testdata/dpcpp-backend/`) must mean the same.
 
 mod common;
 
@@ -525,4 +526,89 @@ fn linked_per_kernel_images_are_the_unsplit_image() {
         assert_eq!(ours, theirs, "{mode:?}");
         assert_eq!(ours.len(), 3, "{mode:?}: the source has 3 spec constants");
     }
+}
+
+/// Images made from the same sources by LLVM's own SPIR-V backend instead of the translator
+/// (`testdata/dpcpp-backend/<case>/image.input.spv`, by `scripts/gen-backend-testdata.sh`: what
+/// DPC++ does with `-fsycl-use-spirv-backend-for-spirv-gen`; one unsplit image per case). Other
+/// shapes around the calls (casts in other blocks than the call, `OpConstantNull` indices, SPIR-V
+/// 1.4 interfaces, a default-value variable without initializer where LLVM's was `undef`) must
+/// lower to constants that mean what DPC++'s translator-made images' do: per symbolic ID, over
+/// all of the case's DPC++ images. spirv-val rejects every output: the backend indexes structs
+/// with `OpConstantNull`, which it rejects in the input too; spec-link must find the input
+/// failing the same way (only that warning is allowed).
+#[test]
+fn spirv_backend_images_mean_what_dpcpp_s_do() {
+    let root = common::repo().join("testdata/dpcpp-backend");
+    let pattern = root.join("*/image.input.spv");
+    let inputs: Vec<_> = glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        inputs.len() >= 20,
+        "expected the SPIR-V backend images, found {}",
+        inputs.len()
+    );
+    let mut failures = Vec::new();
+    for input in &inputs {
+        let case = input.parent().unwrap().file_name().unwrap().to_owned();
+        let keys = common::repo().join("testdata/dpcpp").join(&case);
+        for (mode, suffix) in [
+            (SpecConstMode::Native, "dpcpp-native.prop"),
+            (SpecConstMode::Emulation, "dpcpp-emulation.prop"),
+        ] {
+            let mut theirs = std::collections::BTreeMap::new();
+            let pattern = keys.join(format!("image*.{suffix}"));
+            for prop in glob::glob(pattern.to_str().unwrap()).unwrap() {
+                let prop = prop.unwrap();
+                for (id, meaning) in
+                    common::spec_constant_meaning(&std::fs::read_to_string(&prop).unwrap())
+                {
+                    if let Some(other) = theirs.insert(id.clone(), meaning.clone()) {
+                        assert_eq!(
+                            other,
+                            meaning,
+                            "{}: {id} differs between images",
+                            prop.display()
+                        );
+                    }
+                }
+            }
+            assert!(
+                !theirs.is_empty(),
+                "{}: no DPC++ answer key",
+                keys.display()
+            );
+            let opts = Options {
+                mode,
+                validation: Validation::Always,
+                ..Options::default()
+            };
+            let bytes = std::fs::read(input).unwrap();
+            let out = match process(
+                &[Input::from_bytes(input.display().to_string(), bytes)],
+                &opts,
+            ) {
+                Ok(out) => out,
+                Err(e) => {
+                    failures.push(format!("{} {mode:?}: {e}", input.display()));
+                    continue;
+                }
+            };
+            for w in &out.warnings {
+                if !w.contains("and so does the input") {
+                    failures.push(format!("{} {mode:?}: warning: {w}", input.display()));
+                }
+            }
+            let ours = common::spec_constant_meaning(&String::from_utf8(out.prop).unwrap());
+            if ours != theirs {
+                failures.push(format!(
+                    "{} {mode:?}: constants differ from DPC++'s:\n  dpcpp:     {theirs:?}\n  spec-link: {ours:?}",
+                    input.display()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
 }

@@ -24,6 +24,8 @@
 
 mod common;
 
+use common::{devicelib, devicelib_module};
+
 use serde_json::{json, Value};
 use spec_link::link::{LinkInput, LinkOptions};
 use spec_link::module::index::Index;
@@ -1800,26 +1802,6 @@ fn builtin_imports_need_no_export() {
         ));
     }
     assert_no_failures(&failures);
-}
-
-/// DPC++'s SPIR-V device libraries (`libsycl-*.spv` of the intel-sycl-rt 2025.0.4 wheel), which
-/// scripts/setup.sh puts in `.devicelib/` (`$SPEC_LINK_DEVICELIB` names another folder).
-fn devicelib() -> PathBuf {
-    let dir = std::env::var_os("SPEC_LINK_DEVICELIB")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| common::repo().join(".devicelib/intel-sycl-rt-2025.0.4"));
-    assert!(
-        dir.join("libsycl-crt.spv").is_file(),
-        "DPC++ device libraries not found in {}: run scripts/setup.sh",
-        dir.display()
-    );
-    dir
-}
-
-fn devicelib_module(name: &str) -> PathBuf {
-    let p = devicelib().join(format!("libsycl-{name}.spv"));
-    assert!(p.is_file(), "{} is missing", p.display());
-    p
 }
 
 /// Every device library module, on its own, comes out byte-identical in every mode: they call

@@ -58,8 +58,21 @@ fn lower_to_files(
     layout: EmulationLayout,
     tag: &str,
 ) -> (PathBuf, PathBuf, PathBuf) {
+    let inputs = [Input::from_bytes(name.to_string(), bytes)];
+    lower_inputs_to_files(dir, name, &inputs, mode, layout, tag)
+}
+
+/// [`lower_to_files`] of several inputs, linked.
+fn lower_inputs_to_files(
+    dir: &Path,
+    name: &str,
+    inputs: &[Input],
+    mode: SpecConstMode,
+    layout: EmulationLayout,
+    tag: &str,
+) -> (PathBuf, PathBuf, PathBuf) {
     let out = process(
-        &[Input::from_bytes(name.to_string(), bytes)],
+        inputs,
         &Options {
             mode,
             emulation_layout: layout,
@@ -210,6 +223,116 @@ fn fixtures_run_like_dpcpp() {
     assert!(
         n >= 8,
         "expected the 3 shared fixtures and testdata/dpcpp, ran {n}"
+    );
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
+/// The images LLVM's SPIR-V backend makes of the `testdata/dpcpp` sources
+/// (`testdata/dpcpp-backend/<case>/image.input.spv`, one unsplit image per case): every kernel
+/// the case's `run.json` names runs from our native and emulation output and gives the results
+/// of DPC++'s own translator-made image, with defaults and overrides. An image that calls DPC++'s
+/// ITT wrappers (`-fsycl-instrument-device-code`) is first linked with DPC++'s ITT device
+/// libraries, as DPC++ links its device libraries after the front end (the backend's images are
+/// made from the front end's bitcode).
+#[test]
+fn spirv_backend_images_run_like_dpcpp() {
+    let tmp = std::env::temp_dir().join(format!("spec-link-backend-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let pattern = common::repo().join("testdata/dpcpp-backend/*/image.input.spv");
+    let mut n = 0;
+    for input in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let case = input
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        let keys = common::repo().join("testdata/dpcpp").join(&case);
+        let run_json = keys.join("run.json");
+        if !run_json.exists() {
+            continue;
+        }
+        let bytes = std::fs::read(&input).unwrap();
+        let mut inputs = vec![Input::from_bytes(
+            input.display().to_string(),
+            bytes.clone(),
+        )];
+        if bytes.windows(14).any(|w| w == b"__itt_offload_") {
+            for lib in ["itt-compiler-wrappers", "itt-stubs", "itt-user-wrappers"] {
+                let p = common::devicelib_module(lib);
+                inputs.push(Input::from_bytes(
+                    p.display().to_string(),
+                    std::fs::read(&p).unwrap(),
+                ));
+            }
+        }
+        let name = format!("{case}-backend");
+        let (native, prop, _) = lower_inputs_to_files(
+            &tmp,
+            &name,
+            &inputs,
+            SpecConstMode::Native,
+            EmulationLayout::Aligned,
+            "native",
+        );
+        let (emulation, _, json) = lower_inputs_to_files(
+            &tmp,
+            &name,
+            &inputs,
+            SpecConstMode::Emulation,
+            EmulationLayout::Aligned,
+            "emulation",
+        );
+        let spec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+        for image in spec["images"].as_array().unwrap() {
+            let image = image["image"].as_u64().unwrap().to_string();
+            let ocl = |spv: &Path, prop: Option<&Path>, extra: &[&str]| {
+                let mut args = vec!["--image", image.as_str()];
+                args.extend_from_slice(extra);
+                let run = ocl_run(spv, prop, &run_json, &args);
+                assert!(
+                    run.status.success(),
+                    "{case} image {image}: {} failed to run:\n{}",
+                    spv.display(),
+                    String::from_utf8_lossy(&run.stderr)
+                );
+                serde_json::from_slice::<serde_json::Value>(&run.stdout).unwrap()
+            };
+            let theirs = ocl(
+                &keys.join(format!("image{image}.dpcpp-native.spv")),
+                Some(&keys.join(format!("image{image}.dpcpp-native.prop"))),
+                &[],
+            );
+            let ours = ocl(&native, Some(&prop), &[]);
+            assert_eq!(
+                ours, theirs,
+                "{case} image {image} native: results differ from DPC++'s"
+            );
+            let results = ours["results"].as_array().unwrap();
+            assert!(
+                results.len() >= 2 && results[0]["buffers"] != results[1]["buffers"],
+                "{case} image {image}: the overrides had no effect"
+            );
+            let ours = ocl(
+                &emulation,
+                None,
+                &["--emulation-json", json.to_str().unwrap()],
+            );
+            assert_eq!(
+                ours, theirs,
+                "{case} image {image} emulation: results differ from DPC++'s"
+            );
+            n += 1;
+        }
+    }
+    assert!(
+        n >= 15,
+        "expected the SPIR-V backend images with a run.json, ran {n}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }

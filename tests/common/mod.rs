@@ -289,7 +289,7 @@ pub fn prop_bytes(text: &str) -> Vec<u8> {
 /// What a `.prop` says about one spec constant, independent of SpecId numbers and of where the
 /// constant sits among the others: its data descriptors (offset, size) in order, the default
 /// bytes they cover, and the number of distinct SpecIds they use.
-#[derive(Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct ConstantMeaning {
     pub descriptors: Vec<(u32, u32)>,
     pub default: Vec<u8>,
@@ -359,4 +359,25 @@ pub fn spec_constant_meaning(prop: &str) -> std::collections::BTreeMap<String, C
         "the default-values blob is not the constants' extents"
     );
     out
+}
+
+/// DPC++'s SPIR-V device libraries (`libsycl-*.spv` of the intel-sycl-rt 2025.0.4 wheel), which
+/// scripts/setup.sh puts in `.devicelib/` (`$SPEC_LINK_DEVICELIB` names another folder).
+pub fn devicelib() -> PathBuf {
+    let dir = std::env::var_os("SPEC_LINK_DEVICELIB")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo().join(".devicelib/intel-sycl-rt-2025.0.4"));
+    assert!(
+        dir.join("libsycl-crt.spv").is_file(),
+        "DPC++ device libraries not found in {}: run scripts/setup.sh",
+        dir.display()
+    );
+    dir
+}
+
+/// One of them: `libsycl-<name>.spv`.
+pub fn devicelib_module(name: &str) -> PathBuf {
+    let p = devicelib().join(format!("libsycl-{name}.spv"));
+    assert!(p.is_file(), "{} is missing", p.display());
+    p
 }
