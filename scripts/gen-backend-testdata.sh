@@ -54,7 +54,8 @@ for c in "${cases[@]}"; do
   tmp="$(mktemp -d)"
   cp "$src" "$tmp/source.cpp"
   (cd "$tmp" && "$jitc" --lib "$lib" --save-ir --spec-mode none --out "$tmp" source.cpp -- \
-    -Xclang -fsycl-unique-prefix=uid0123456789abcdef ${flags[@]+"${flags[@]}"}) 2>"$tmp/jitc.log" || {
+    -Xclang -fsycl-unique-prefix=uid0123456789abcdef ${flags[@]+"${flags[@]}"} \
+    ${extra_flags[@]+"${extra_flags[@]}"}) 2>"$tmp/jitc.log" || {
     cat "$tmp/jitc.log" >&2; echo "error: $c: compiling failed" >&2; exit 1; }
   if ! "${LLVM_DIS:-$bin/llvm-dis}" "$tmp/frontend.bc" -o "$tmp/frontend.ll" 2>"$tmp/dis.log"; then
     echo "$c: skipped: llvm-dis cannot read the bitcode ($(head -1 "$tmp/dis.log"); set LLVM_DIS)"

@@ -329,16 +329,25 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                 // name), but an id a decoration takes as a parameter (`AlignmentId` and the
                 // like, which belong to OpDecorateId but decode in OpDecorate too) does.
                 if op == Op::Decorate as u32 || op == Op::MemberDecorate as u32 {
-                    if let Some(w) = module.inst(i).filter(|w| w.len() > 3) {
-                        if w[2..].iter().any(|&x| live.contains(x)) {
-                            // (A decoration spec-link cannot decode keeps nothing: its
-                            // words are mostly literals.)
-                            let positions = inst::id_use_positions(w).unwrap_or_default();
-                            for id in positions.into_iter().filter(|&p| p >= 2).map(|p| w[p]) {
-                                if live.contains(id) {
-                                    count[slot.get(id) as usize - 1] = PINNED;
-                                    live.remove(id);
-                                }
+                    // (The decoration: word 2, or 3 after a member number.)
+                    let at = if op == Op::Decorate as u32 { 2 } else { 3 };
+                    let w = if module.is_edited(i) {
+                        module.inst(i).unwrap_or_default()
+                    } else {
+                        module.original(i)
+                    };
+                    // (Most take no parameter or literals only: no further look.)
+                    if w.len() > 3
+                        && !inst::decoration_parameters_are_literals(w[at], &w[at + 1..])
+                        && w[2..].iter().any(|&x| live.contains(x))
+                    {
+                        // (A decoration spec-link cannot decode keeps nothing: its words are
+                        // mostly literals.)
+                        let positions = inst::id_use_positions(w).unwrap_or_default();
+                        for id in positions.into_iter().filter(|&p| p >= 2).map(|p| w[p]) {
+                            if live.contains(id) {
+                                count[slot.get(id) as usize - 1] = PINNED;
+                                live.remove(id);
                             }
                         }
                     }

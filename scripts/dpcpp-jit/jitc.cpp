@@ -8,9 +8,10 @@
 // them (libsycl-jit does not run SpecConstantsPass). --spec-mode native|emulation|default runs
 // the library's own llvm::SpecConstantsPass in that mode first, as sycl-post-link does, by
 // redirecting performPostLink's call to llvm::sycl::computeModuleProperties through a hook
-// (addresses from the library's unstripped .symtab). That part is tied to this exact build
-// (libsycl-jit.so.23.1 of intel-sycl-rt 2026.2.0): the hook refuses to run when a symbol or
-// the call site is not found exactly once.
+// (addresses from the library's unstripped .symtab). That part is tied to the builds it was
+// checked on (libsycl-jit.so.23.1 of intel-sycl-rt 2026.2.0; also 2026.1, 2026.0 and 2025.3,
+// whose compileSYCL has the same interface): the hook refuses to run when a symbol or the call
+// site is not found exactly once.
 //
 // The ABI types mirror intel/llvm sycl-jit/jit-compiler/include/RTC.h,
 // sycl-jit/common/include/{DynArray,View}.h, JITBinaryInfo.h and
@@ -110,7 +111,9 @@ using SCPRun_t = void (*)(void *sret, void *self, void *M, void *MAM);
 using MAMCtor_t = void (*)(void *self);
 
 // computeModuleProperties(Module const&, SetVector const&, GlobalBinImageProps const&, bool, int)
-// returns PropertySetRegistry by sret -> (sret, M, entries, props, bool, int)
+// returns PropertySetRegistry by sret -> (sret, M, entries, props, bool, int). Before 2026.2 it
+// has no int; on x86-64 (System V) the extra argument is a register the callee never reads, so
+// the hook serves those builds too (2026.1, 2026.0, 2025.3 checked).
 extern "C" void *hookCMP(void *sret, void *M, void *entries, void *props, bool allowDeps,
                          int x) {
   if (gSpecMode >= 0) {

@@ -437,19 +437,26 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
 /// Whether `OpDecorate`'s decoration is a core one whose parameters are literals only (0..=45
 /// but `UniformId`, 12 is unassigned) and they fill the instruction exactly.
 fn decoration_literals_fit(words: &[u32]) -> bool {
-    let n = words.len();
-    match words[2] {
+    decoration_parameters_are_literals(words[2], &words[3..])
+}
+
+/// Whether `decoration` is a core one whose parameters are literals only (0..=45 but
+/// `UniformId`, 12 is unassigned) and `parameters` are exactly such parameters. (`false` for
+/// any other: the grammar then tells.)
+pub fn decoration_parameters_are_literals(decoration: u32, parameters: &[u32]) -> bool {
+    let n = parameters.len();
+    match decoration {
         // no parameter
-        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 => n == 3,
+        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 => n == 0,
         // one number
-        1 | 6 | 7 | 29..=37 | 43..=45 => n == 4,
+        1 | 6 | 7 | 29..=37 | 43..=45 => n == 1,
         // one enumerant the grammar knows (FuncParamAttr, FPRoundingMode, FPFastMathMode bits);
         // BuiltIn is left to the grammar (many values, few decorations)
-        38 => n == 4 && words[3] <= 7,
-        39 => n == 4 && words[3] <= 3,
-        40 => n == 4 && words[3] & !0x1f == 0,
+        38 => n == 1 && parameters[0] <= 7,
+        39 => n == 1 && parameters[0] <= 3,
+        40 => n == 1 && parameters[0] & !0x1f == 0,
         // LinkageAttributes: name, linkage type (Export, Import, LinkOnceODR)
-        41 => n >= 5 && words[n - 1] <= 2 && string_len(&words[3..n - 1]) == Some(n - 4),
+        41 => n >= 2 && parameters[n - 1] <= 2 && string_len(&parameters[..n - 1]) == Some(n - 1),
         _ => false,
     }
 }
