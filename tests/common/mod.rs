@@ -240,12 +240,17 @@ pub fn spec_constant_sections(prop: &str) -> String {
     out
 }
 
-/// Every real DPC++ image with a DPC++ answer key: the shared fixtures and `testdata/dpcpp/`
-/// (DPC++ 2026.2 images made by `scripts/gen-dpcpp-testdata.sh`), as `image*.input.spv` paths;
+/// Every real DPC++ image with a DPC++ answer key: the shared fixtures, `testdata/dpcpp/`
+/// (DPC++ 2026.2 images made by `scripts/gen-dpcpp-testdata.sh`) and `testdata/dpcpp-<version>/`
+/// (the same sources built by an older DPC++: its `--version`), as `image*.input.spv` paths;
 /// beside each: `.dpcpp-native.spv`, `.dpcpp-native.prop`, `.dpcpp-emulation.prop`.
 pub fn dpcpp_images() -> Vec<PathBuf> {
     let mut v = Vec::new();
-    for dir in [fixtures(), repo().join("testdata/dpcpp")] {
+    for dir in [
+        fixtures(),
+        repo().join("testdata/dpcpp"),
+        repo().join("testdata/dpcpp-[0-9]*"),
+    ] {
         let pattern = dir.join("*/image*.input.spv");
         v.extend(
             glob::glob(pattern.to_str().unwrap())
