@@ -1,7 +1,8 @@
 //! Collects the seed modules the structure-aware `mutate` target starts from and embeds them with
 //! `include_bytes!` (`$OUT_DIR/seeds.rs`):
 //! - `testdata/*/input.spv`, `testdata/fuzz-regressions/*.spv` and the real DPC++ images of
-//!   `testdata/dpcpp/*/image*.input.spv` under 32 KiB (binary, as they are);
+//!   `testdata/dpcpp/*/image*.input.spv` and `testdata/dpcpp-backend/*/image.input.spv` under
+//!   32 KiB (binary, as they are);
 //! - `testdata/*/input.spvasm` and `testdata/*/inputs/*.spvasm`, assembled with `spirv-as`
 //!   (`--target-env spv1.4`, or the `; target-env: <env>` header line, as the tests do); skipped with
 //!   a warning when `spirv-as` is missing;
@@ -59,15 +60,17 @@ fn main() {
                 }
             }
         }
-        // The real DPC++ images (testdata/dpcpp/<case>/imageN.input.spv) under 32 KiB: the
-        // larger ones (-O0, -g) slow every execution down more than they add.
-        if case_name == "dpcpp" {
+        // The real DPC++ images (testdata/dpcpp/<case>/imageN.input.spv) and those of LLVM's
+        // SPIR-V backend (testdata/dpcpp-backend/<case>/image.input.spv: other shapes) under
+        // 32 KiB: the larger ones (-O0, -g) slow every execution down more than they add.
+        if case_name == "dpcpp" || case_name == "dpcpp-backend" {
             for sub in sorted_dir(&case) {
                 for f in sorted_dir(&sub) {
                     let n = file_name(&f);
                     let small = std::fs::metadata(&f).map_or(false, |m| m.len() < 32 * 1024);
                     if n.starts_with("image") && n.ends_with(".input.spv") && small {
-                        seeds.push((format!("testdata/dpcpp/{}/{n}", file_name(&sub)), f));
+                        let sub_name = file_name(&sub);
+                        seeds.push((format!("testdata/{case_name}/{sub_name}/{n}"), f));
                     }
                 }
             }

@@ -210,8 +210,9 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
         functions,
         calls,
         symbols,
+        handler_buffers,
     } = markers;
-    drop((calls, symbols));
+    drop((calls, symbols, handler_buffers));
     let budget = module.word_count() * 4;
     let mut dce = Dce {
         index,

@@ -33,6 +33,14 @@ pub const MARKER_PREFIXES: [&str; 2] = [
     "_Z40__sycl_getComposite2020SpecConstantValue",
 ];
 
+/// Mangled-name suffix of `sycl::kernel_handler::__init_specialization_constants_buffer(char*)`
+/// (any inline namespace). For a target without native spec constants (AOT) the front end makes
+/// each kernel that takes a `kernel_handler` call it with the kernel's own spec-constant buffer
+/// argument; the marker calls then load their RTBuffer from the `kernel_handler` (a parameter of
+/// theirs only once inlined).
+pub const KERNEL_HANDLER_INIT_SUFFIX: &str =
+    "kernel_handler38__init_specialization_constants_bufferEPc";
+
 /// Deepest chain of casts and copies followed from a marker argument.
 const MAX_WALK: usize = 256;
 
@@ -91,8 +99,11 @@ pub struct MarkerCall {
     /// instruction indices.
     pub o0_stores: Box<[u32]>,
     /// The RTBuffer argument when it is, through pointer casts, a parameter of the calling
-    /// function (the only RTBuffer emulation trusts).
+    /// function.
     pub rt_param: Option<u32>,
+    /// Whether the RTBuffer argument is, through pointer casts, loaded from memory (the
+    /// `kernel_handler`'s field at -O0).
+    pub rt_loaded: bool,
 }
 
 /// The marker functions and calls of a module.
@@ -106,6 +117,10 @@ pub struct Markers {
     pub calls: Vec<MarkerCall>,
     /// The distinct symbolic IDs of the calls.
     pub symbols: Vec<SymbolicId>,
+    /// Functions that pass one of their parameters to `kernel_handler`'s
+    /// `__init_specialization_constants_buffer` ([`KERNEL_HANDLER_INIT_SUFFIX`]): (function,
+    /// parameter), in module order. Non-empty for AOT images built at -O0.
+    pub handler_buffers: Vec<(u32, u32)>,
 }
 
 impl Markers {
@@ -256,6 +271,30 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
     if !errors.is_empty() {
         return Err(Error::Markers(errors));
     }
+    // The kernels' buffer arguments handed to the kernel_handler.
+    let init: IdSet<u32> = index
+        .functions
+        .iter()
+        .filter(|f| {
+            marker_name(index, f.id)
+                .is_some_and(|n| n.ends_with(KERNEL_HANDLER_INIT_SUFFIX.as_bytes()))
+        })
+        .map(|f| f.id)
+        .collect();
+    if !init.is_empty() {
+        for call in index.calls.iter().filter(|c| init.contains(&c.callee)) {
+            let (Some(f), Some(w)) = (
+                index.functions.get(call.function as usize),
+                module.inst(call.inst as usize),
+            ) else {
+                continue;
+            };
+            // OpFunctionCall type result callee this buffer
+            if let Some(p) = w.get(5).and_then(|&b| walker.parameter(f, b)) {
+                out.handler_buffers.push((f.id, p));
+            }
+        }
+    }
     out.symbols = walker.symbols.into_inner().list;
     Ok(out)
 }
@@ -380,8 +419,12 @@ impl Walker<'_> {
             .and_then(|&k| self.index.functions.get(k))
             .filter(|f| f.params.contains(&rt))
             .map(|_| rt);
+        let rt_loaded = self
+            .def(rt)
+            .is_some_and(|(_, w)| w[0] & 0xffff == Op::Load as u32);
         Ok(MarkerCall {
             rt_param,
+            rt_loaded,
             // (Instruction indices fit: the module has fewer than 2^32 words.)
             inst: i as u32,
             caller,
@@ -445,6 +488,35 @@ impl Walker<'_> {
             }
         }
         id
+    }
+
+    /// The parameter of `f` that `id` is, through pointer casts and the -O0 pattern (stored once
+    /// into a `Function` variable and loaded back), if it is one.
+    fn parameter(&self, f: &index::Function, id: u32) -> Option<u32> {
+        let mut id = self.strip(id);
+        for _ in 0..MAX_WALK {
+            if f.params.contains(&id) {
+                return Some(id);
+            }
+            let (_, w) = self.def(id)?;
+            if w[0] & 0xffff != Op::Load as u32 || w.len() < 4 {
+                return None;
+            }
+            let slot = self.strip(w[3]);
+            let is_local = self.def(slot).is_some_and(|(_, sw)| {
+                sw[0] & 0xffff == Op::Variable as u32
+                    && sw.len() >= 4
+                    && sw[3] == StorageClass::Function as u32
+            });
+            if !is_local {
+                return None;
+            }
+            let [s] = self.stores_into(f.start, f.end, slot)[..] else {
+                return None;
+            };
+            id = self.strip(self.module.inst(s)?.get(2).copied()?);
+        }
+        None
     }
 
     /// The stores into local `slot` of the function spanning `start..=end`.

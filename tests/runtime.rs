@@ -337,6 +337,150 @@ fn spirv_backend_images_run_like_dpcpp() {
     let _ = std::fs::remove_dir_all(&tmp);
 }
 
+/// An AOT image built at -O0, made from the JIT one (`testdata/dpcpp/callchain-O0`, 3 kernels)
+/// by adding what the front end adds for a target without native spec constants: each kernel
+/// calls `kernel_handler::__init_specialization_constants_buffer` with its own buffer argument
+/// (which the JIT image takes but never stores), and the function stores it into the
+/// `kernel_handler`, whose field the marker calls load their RTBuffer from.
+fn aot_o0_image(jit: &str) -> String {
+    const INIT: &str = "%kh_init";
+    let kernels: Vec<&str> = jit
+        .lines()
+        .filter_map(|l| l.trim().strip_prefix("OpEntryPoint Kernel "))
+        .filter_map(|l| l.split_whitespace().next())
+        .collect();
+    let (mut out, mut named, mut typed, mut calls) = (Vec::new(), false, false, 0);
+    let (mut current, mut params, mut slot) = ("", Vec::new(), None);
+    for l in jit.lines() {
+        let t = l.trim();
+        if !named && t.starts_with("OpName") {
+            out.push(format!("OpName {INIT} \"_ZN4sycl3_V114kernel_handler38__init_specialization_constants_bufferEPc\""));
+            named = true;
+        }
+        if !typed && l.contains(" = OpFunction ") {
+            out.push("%fn_kh_init = OpTypeFunction %void %_ptr_Generic_class_sycl___V1__kernel_handler %_ptr_Generic_uchar".into());
+            typed = true;
+        }
+        let words: Vec<&str> = t.split_whitespace().collect();
+        match words.as_slice() {
+            [id, "=", "OpFunction", ..] => (current, params, slot) = (*id, Vec::new(), None),
+            [id, "=", "OpFunctionParameter", ..] => params.push(*id),
+            // The -O0 copy of the kernel's last (buffer) parameter into a local.
+            ["OpStore", to, from, ..]
+                if kernels.contains(&current) && params.last() == Some(from) =>
+            {
+                slot = Some(to.to_string())
+            }
+            _ => {}
+        }
+        out.push(l.to_string());
+        if let [_, "=", "OpFunctionCall", "%void", "%_ZN4sycl3_V114kernel_handlerC2Ev", kh] =
+            words.as_slice()
+        {
+            if kernels.contains(&current) {
+                let slot = slot
+                    .clone()
+                    .expect("the kernel stores its buffer parameter");
+                calls += 1;
+                out.push(format!(
+                    "%khl{calls} = OpLoad %_ptr_CrossWorkgroup_uchar {slot} Aligned 8"
+                ));
+                out.push(format!(
+                    "%khg{calls} = OpPtrCastToGeneric %_ptr_Generic_uchar %khl{calls}"
+                ));
+                out.push(format!(
+                    "%khc{calls} = OpFunctionCall %void {INIT} {kh} %khg{calls}"
+                ));
+            }
+        }
+        if t == "OpFunctionEnd" && current == "%_ZN4sycl3_V114kernel_handlerC2Ev" {
+            out.push(format!("{INIT} = OpFunction %void None %fn_kh_init"));
+            out.push(
+                "%kh_this = OpFunctionParameter %_ptr_Generic_class_sycl___V1__kernel_handler"
+                    .into(),
+            );
+            out.push("%kh_buf = OpFunctionParameter %_ptr_Generic_uchar".into());
+            out.push("%kh_label = OpLabel".into());
+            out.push("%kh_field = OpInBoundsPtrAccessChain %_ptr_Generic__ptr_Generic_uchar %kh_this %uint_0 %uint_0".into());
+            out.push("OpStore %kh_field %kh_buf Aligned 8".into());
+            out.push("OpReturn".into());
+            out.push("OpFunctionEnd".into());
+        }
+    }
+    assert_eq!(calls, kernels.len(), "one init call per kernel");
+    out.join("\n")
+}
+
+/// Emulation of an AOT image built at -O0 (see [`aot_o0_image`]): the buffer is the kernel's
+/// own argument, which the DPC++ runtime binds (no parameter appended, the JSON names it), and
+/// read from the `kernel_handler` as DPC++ reads it; the kernels run like DPC++'s own image.
+#[test]
+fn aot_o0_images_take_the_buffer_from_the_kernel_handler() {
+    let dir = common::repo().join("testdata/dpcpp/callchain-O0");
+    let tmp = std::env::temp_dir().join(format!("spec-link-aot-{}", std::process::id()));
+    std::fs::create_dir_all(&tmp).unwrap();
+    let jit = common::disassemble(&std::fs::read(dir.join("image0.input.spv")).unwrap());
+    let text = tmp.join("aot.spvasm");
+    std::fs::write(&text, aot_o0_image(&jit)).unwrap();
+    let input = common::assemble(&text);
+    let (spv, _, json) = lower_to_files(
+        &tmp,
+        "aot",
+        input,
+        SpecConstMode::Emulation,
+        EmulationLayout::Aligned,
+        "emulation",
+    );
+    let sidecar: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(&json).unwrap()).unwrap();
+    let kernels = sidecar["kernels"].as_array().unwrap();
+    assert_eq!(kernels.len(), 3);
+    for k in kernels {
+        assert_eq!(k["spec_constants_buffer_arg"], 1, "{k}");
+    }
+    let out = common::disassemble(&std::fs::read(&spv).unwrap());
+    assert!(
+        !out.contains("_arg__specialization_constants_buffer"),
+        "a parameter was appended"
+    );
+    // The run.json without its `buffer_arg` (the JIT image's unused buffer parameter, bound to a
+    // dummy): here that argument is the spec-constant buffer.
+    let mut spec: serde_json::Value =
+        serde_json::from_slice(&std::fs::read(dir.join("run.json")).unwrap()).unwrap();
+    for image in spec["images"].as_array_mut().unwrap() {
+        image.as_object_mut().unwrap().remove("buffer_arg");
+    }
+    let run_json = tmp.join("run.json");
+    std::fs::write(&run_json, spec.to_string()).unwrap();
+    let ours = ocl_run(
+        &spv,
+        None,
+        &run_json,
+        &["--image", "0", "--emulation-json", json.to_str().unwrap()],
+    );
+    assert!(
+        ours.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ours.stderr)
+    );
+    let theirs = ocl_run(
+        &dir.join("image0.dpcpp-native.spv"),
+        Some(&dir.join("image0.dpcpp-native.prop")),
+        &dir.join("run.json"),
+        &["--image", "0"],
+    );
+    assert!(
+        theirs.status.success(),
+        "{}",
+        String::from_utf8_lossy(&theirs.stderr)
+    );
+    let ours: serde_json::Value = serde_json::from_slice(&ours.stdout).unwrap();
+    let theirs: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
+    assert_eq!(ours, theirs);
+    assert_ne!(ours["results"][0]["buffers"], ours["results"][1]["buffers"]);
+    let _ = std::fs::remove_dir_all(&tmp);
+}
+
 /// The modes the clang cases are lowered in: (tag, mode, emulation layout).
 const CLANG_MODES: [(&str, SpecConstMode, EmulationLayout); 4] = [
     ("native", SpecConstMode::Native, EmulationLayout::Aligned),

@@ -2,8 +2,11 @@
 //!
 //! Algorithm:
 //! 1. The buffer of a call is its RTBuffer argument when that is, through pointer casts, a
-//!    parameter of the calling function (AOT front-end output after inlining). Otherwise (a null
-//!    or undefined pointer, or one loaded from memory — the `kernel_handler` field at -O0) the
+//!    parameter of the calling function (AOT front-end output after inlining), or when it is
+//!    loaded from memory in an AOT image at -O0: one whose kernels pass their buffer argument to
+//!    `kernel_handler::__init_specialization_constants_buffer` (and every other call loads its
+//!    RTBuffer from the `kernel_handler`), as DPC++ takes it. Otherwise (a null or undefined
+//!    pointer, or one loaded from memory in a JIT image, where nothing stores it there) the
 //!    buffer is a new parameter `_arg__specialization_constants_buffer` (`CrossWorkgroup` pointer
 //!    to 8-bit integers) appended to every function on a call path from a kernel to such a call:
 //!    the functions that contain one, and, transitively, their callers. Each gets one new
@@ -17,8 +20,9 @@
 //!    through the sret pointer.
 //!
 //! Preconditions: `map` was built with an emulation [`Numbering`].
-//! Postconditions: no marker call is left; kernels that reach no marker keep their signature;
-//! [`KernelBuffer`] tells which argument of each kernel takes the buffer.
+//! Postconditions: no marker call is left; kernels that reach no marker, or take the buffer
+//! already, keep their signature; [`KernelBuffer`] tells which argument of each kernel takes
+//! the buffer.
 
 use crate::error::{Error, Result};
 use crate::layout::{Layout, TypeKind};
@@ -78,11 +82,19 @@ pub fn lower_emulation(
                 .push((f.id, call.inst as usize));
         }
     }
+    // An AOT image built at -O0: its kernels hand their buffer argument to the kernel_handler,
+    // and every call not given it as a parameter loads it from there. The loaded pointer is then
+    // the buffer, as DPC++ reads it (and its runtime binds the kernel's own argument).
+    let from_handler = !markers.handler_buffers.is_empty()
+        && markers
+            .calls
+            .iter()
+            .all(|c| c.rt_param.is_some() || c.rt_loaded);
     let mut threaded: BTreeSet<u32> = BTreeSet::new();
     let mut work: Vec<u32> = markers
         .calls
         .iter()
-        .filter(|c| c.rt_param.is_none())
+        .filter(|c| c.rt_param.is_none() && !from_handler)
         .map(|c| c.caller)
         .collect();
     while let Some(f) = work.pop() {
@@ -191,23 +203,19 @@ pub fn lower_emulation(
             continue;
         };
         let c = &map.constants[k];
-        let (buffer, storage, buffer_type) = match call.rt_param {
+        // (With `from_handler`, a call without a parameter loads its RTBuffer: as passed.)
+        let given = call.rt_param.or(from_handler.then_some(call.args[2]));
+        let (buffer, storage, buffer_type) = match given {
             Some(p) => {
                 let ty = index
                     .defs
                     .get(&p)
                     .and_then(|i| module.inst(i))
-                    .map(|w| w[1])
-                    .ok_or_else(|| {
-                        Error::Lower(format!("RTBuffer parameter %{p} is not defined"))
-                    })?;
+                    .and_then(inst::result_type)
+                    .ok_or_else(|| Error::Lower(format!("RTBuffer %{p} has no type")))?;
                 match layout.kind(ty)? {
                     TypeKind::Pointer { storage, .. } => (p, storage, ty),
-                    _ => {
-                        return Err(Error::Lower(format!(
-                            "RTBuffer parameter %{p} is not a pointer"
-                        )))
-                    }
+                    _ => return Err(Error::Lower(format!("RTBuffer %{p} is not a pointer"))),
                 }
             }
             None => {
@@ -296,11 +304,16 @@ pub fn lower_emulation(
             .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
             .unwrap_or_default();
         let f = function(index, w[2])?;
+        let handler = || {
+            let (_, p) = markers.handler_buffers.iter().find(|(g, _)| *g == f.id)?;
+            Some(p)
+        };
         let arg = if threaded.contains(&f.id) {
             Some(f.params.len() as u32)
         } else {
             rt_param_of
                 .get(&f.id)
+                .or_else(|| handler().filter(|_| from_handler))
                 .and_then(|&p| f.params.iter().position(|&x| x == p))
                 .map(|k| k as u32)
         };
