@@ -92,24 +92,50 @@ fn lower_inputs_to_files(
     paths
 }
 
-/// The DPC++ images that `run.json` files describe: (directory, image number, name for messages),
-/// for the shared fixtures and `testdata/dpcpp/`.
-fn dpcpp_runs() -> Vec<(PathBuf, u64, String)> {
+/// The DPC++ images that `run.json` files describe: (directory, its `run.json`, image number,
+/// name for messages), for the shared fixtures and `testdata/dpcpp/`, and for the same sources
+/// built by older DPC++ versions (`testdata/dpcpp-<version>/<case>`, described by
+/// `testdata/dpcpp/<case>/run.json`: the images and their kernels are the same).
+fn dpcpp_runs() -> Vec<(PathBuf, PathBuf, u64, String)> {
     let mut runs = Vec::new();
-    for root in [common::fixtures(), common::repo().join("testdata/dpcpp")] {
+    let dpcpp = common::repo().join("testdata/dpcpp");
+    let versions = common::repo().join("testdata/dpcpp-[0-9]*/*");
+    let mut dirs: Vec<(PathBuf, PathBuf)> = Vec::new();
+    for root in [common::fixtures(), dpcpp.clone()] {
         let pattern = root.join("*/run.json");
         for run_json in glob::glob(pattern.to_str().unwrap())
             .unwrap()
             .map(Result::unwrap)
         {
-            let dir = run_json.parent().unwrap().to_path_buf();
-            let spec: serde_json::Value =
-                serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
-            for image in spec["images"].as_array().unwrap() {
-                let n = image["image"].as_u64().unwrap();
-                let name = format!("{}-image{n}", dir.file_name().unwrap().to_string_lossy());
-                runs.push((dir.clone(), n, name));
-            }
+            dirs.push((run_json.parent().unwrap().to_path_buf(), run_json));
+        }
+    }
+    for dir in glob::glob(versions.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let run_json = dpcpp.join(dir.file_name().unwrap()).join("run.json");
+        if run_json.exists() {
+            dirs.push((dir, run_json));
+        }
+    }
+    for (dir, run_json) in dirs {
+        let spec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+        let parent = dir
+            .parent()
+            .unwrap()
+            .file_name()
+            .unwrap()
+            .to_string_lossy()
+            .to_string();
+        for image in spec["images"].as_array().unwrap() {
+            let n = image["image"].as_u64().unwrap();
+            let name = format!(
+                "{parent}-{}-image{n}",
+                dir.file_name().unwrap().to_string_lossy()
+            );
+            runs.push((dir.clone(), run_json.clone(), n, name));
         }
     }
     runs
@@ -120,9 +146,8 @@ fn fixtures_run_like_dpcpp() {
     let tmp = std::env::temp_dir().join(format!("spec-link-runtime-{}", std::process::id()));
     std::fs::create_dir_all(&tmp).unwrap();
     let mut n = 0;
-    for (dir, image, name) in dpcpp_runs() {
+    for (dir, run_json, image, name) in dpcpp_runs() {
         let input = dir.join(format!("image{image}.input.spv"));
-        let run_json = dir.join("run.json");
         let image_arg = image.to_string();
         let ocl = |spv: &Path, prop: Option<&Path>, extra: &[&str]| {
             let mut args = vec!["--image", image_arg.as_str()];
@@ -221,8 +246,8 @@ fn fixtures_run_like_dpcpp() {
         n += 1;
     }
     assert!(
-        n >= 8,
-        "expected the 3 shared fixtures and testdata/dpcpp, ran {n}"
+        n >= 40,
+        "expected the 3 shared fixtures, testdata/dpcpp and testdata/dpcpp-<version>, ran {n}"
     );
     let _ = std::fs::remove_dir_all(&tmp);
 }
