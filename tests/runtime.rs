@@ -48,6 +48,24 @@ fn ocl_run(
     cmd.output().expect("run scripts/ocl_run.py")
 }
 
+/// [`ocl_run`] that must succeed: its results (`what` names the run in the failure message).
+fn ocl_results(
+    spv: &Path,
+    prop: Option<&Path>,
+    run_json: &Path,
+    args: &[&str],
+    what: &str,
+) -> serde_json::Value {
+    let run = ocl_run(spv, prop, run_json, args);
+    assert!(
+        run.status.success(),
+        "{what}: {} failed to run:\n{}",
+        spv.display(),
+        String::from_utf8_lossy(&run.stderr)
+    );
+    serde_json::from_slice(&run.stdout).unwrap()
+}
+
 /// Lowers `bytes` in `mode`/`layout` (validated) and writes `<tag>.spv`, `.prop` and `.json`
 /// into `dir`; returns their paths.
 fn lower_to_files(
@@ -319,14 +337,13 @@ fn spirv_backend_images_run_like_dpcpp() {
             let ocl = |spv: &Path, prop: Option<&Path>, extra: &[&str]| {
                 let mut args = vec!["--image", image.as_str()];
                 args.extend_from_slice(extra);
-                let run = ocl_run(spv, prop, &run_json, &args);
-                assert!(
-                    run.status.success(),
-                    "{case} image {image}: {} failed to run:\n{}",
-                    spv.display(),
-                    String::from_utf8_lossy(&run.stderr)
-                );
-                serde_json::from_slice::<serde_json::Value>(&run.stdout).unwrap()
+                ocl_results(
+                    spv,
+                    prop,
+                    &run_json,
+                    &args,
+                    &format!("{case} image {image}"),
+                )
             };
             let theirs = ocl(
                 &keys.join(format!("image{image}.dpcpp-native.spv")),
@@ -477,30 +494,20 @@ fn aot_o0_images_take_the_buffer_from_the_kernel_handler() {
     }
     let run_json = tmp.join("run.json");
     std::fs::write(&run_json, spec.to_string()).unwrap();
-    let ours = ocl_run(
+    let ours = ocl_results(
         &spv,
         None,
         &run_json,
         &["--image", "0", "--emulation-json", json.to_str().unwrap()],
+        "the AOT image",
     );
-    assert!(
-        ours.status.success(),
-        "{}",
-        String::from_utf8_lossy(&ours.stderr)
-    );
-    let theirs = ocl_run(
+    let theirs = ocl_results(
         &dir.join("image0.dpcpp-native.spv"),
         Some(&dir.join("image0.dpcpp-native.prop")),
         &dir.join("run.json"),
         &["--image", "0"],
+        "DPC++'s image",
     );
-    assert!(
-        theirs.status.success(),
-        "{}",
-        String::from_utf8_lossy(&theirs.stderr)
-    );
-    let ours: serde_json::Value = serde_json::from_slice(&ours.stdout).unwrap();
-    let theirs: serde_json::Value = serde_json::from_slice(&theirs.stdout).unwrap();
     assert_eq!(ours, theirs);
     assert_ne!(ours["results"][0]["buffers"], ours["results"][1]["buffers"]);
     let _ = std::fs::remove_dir_all(&tmp);
