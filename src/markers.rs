@@ -490,6 +490,15 @@ impl Walker<'_> {
         id
     }
 
+    /// Whether `id` is a `Function` variable (a local of the -O0 pattern).
+    fn is_local_variable(&self, id: u32) -> bool {
+        self.def(id).is_some_and(|(_, w)| {
+            w[0] & 0xffff == Op::Variable as u32
+                && w.len() >= 4
+                && w[3] == StorageClass::Function as u32
+        })
+    }
+
     /// The parameter of `f` that `id` is, through pointer casts and the -O0 pattern (stored once
     /// into a `Function` variable and loaded back), if it is one.
     fn parameter(&self, f: &index::Function, id: u32) -> Option<u32> {
@@ -503,12 +512,7 @@ impl Walker<'_> {
                 return None;
             }
             let slot = self.strip(w[3]);
-            let is_local = self.def(slot).is_some_and(|(_, sw)| {
-                sw[0] & 0xffff == Op::Variable as u32
-                    && sw.len() >= 4
-                    && sw[3] == StorageClass::Function as u32
-            });
-            if !is_local {
+            if !self.is_local_variable(slot) {
                 return None;
             }
             let [s] = self.stores_into(f.start, f.end, slot)[..] else {
@@ -553,13 +557,8 @@ impl Walker<'_> {
             if op == Op::Load as u32 && w.len() >= 4 {
                 // -O0: the pointer was stored once into a Function variable and loaded back.
                 let slot = self.strip(w[3]);
-                let is_local = self.def(slot).is_some_and(|(_, sw)| {
-                    sw[0] & 0xffff == Op::Variable as u32
-                        && sw.len() >= 4
-                        && sw[3] == StorageClass::Function as u32
-                });
                 let f = self.index.function_of(i);
-                if is_local {
+                if self.is_local_variable(slot) {
                     if let Some(f) = f {
                         let stores = self.stores_into(f.start, f.end, slot);
                         if let [s] = stores[..] {
