@@ -304,16 +304,16 @@ pub fn lower_emulation(
             .map(|(n, _)| String::from_utf8_lossy(&n).into_owned())
             .unwrap_or_default();
         let f = function(index, w[2])?;
-        let handler = || {
-            let (_, p) = markers.handler_buffers.iter().find(|(g, _)| *g == f.id)?;
-            Some(p)
-        };
+        // (The parameter handed to the kernel_handler, when that is where the buffer comes from.)
+        let handed = (markers.handler_buffers.iter())
+            .find(|&&(g, _)| from_handler && g == f.id)
+            .map(|(_, p)| p);
         let arg = if threaded.contains(&f.id) {
             Some(f.params.len() as u32)
         } else {
             rt_param_of
                 .get(&f.id)
-                .or_else(|| handler().filter(|_| from_handler))
+                .or(handed)
                 .and_then(|&p| f.params.iter().position(|&x| x == p))
                 .map(|k| k as u32)
         };
