@@ -1405,18 +1405,8 @@ fn differ_only_in_pointees(
         return false;
     }
     wa[2..].iter().zip(&wb[2..]).all(|(&x, &y)| {
-        let (x, y) = (resolve(replace, x), resolve(replace, y));
-        if x == y {
-            return true;
-        }
-        match (words(x), words(y)) {
-            (Some(px), Some(py)) => {
-                op(px) == Op::TypePointer as u32
-                    && op(py) == Op::TypePointer as u32
-                    && px.get(2) == py.get(2)
-            }
-            _ => false,
-        }
+        resolve(replace, x) == resolve(replace, y)
+            || same_storage_pointers(insts, def_of, replace, x, y)
     })
 }
 
