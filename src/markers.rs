@@ -99,7 +99,8 @@ pub struct MarkerCall {
     /// instruction indices.
     pub o0_stores: Box<[u32]>,
     /// The RTBuffer argument when it is, through pointer casts, a parameter of the calling
-    /// function.
+    /// function that may receive a buffer (not when every caller passes a null pointer:
+    /// `Walker::drop_null_buffer_params`).
     pub rt_param: Option<u32>,
     /// Whether the RTBuffer argument is, through pointer casts, loaded from memory (the
     /// `kernel_handler`'s field at -O0).
@@ -295,6 +296,7 @@ pub fn find_markers(module: &Module, index: &Index) -> Result<Markers> {
             }
         }
     }
+    walker.drop_null_buffer_params(&mut out.calls, out.handler_buffers.is_empty());
     out.symbols = walker.symbols.into_inner().list;
     Ok(out)
 }
@@ -488,6 +490,114 @@ impl Walker<'_> {
             }
         }
         id
+    }
+
+    /// Clears the `rt_param` of calls whose RTBuffer parameter never receives a buffer: every
+    /// direct call of the function passes there a null or undefined pointer, a pointer loaded
+    /// from memory when `loads_are_null` (a JIT image: nothing stores a buffer into the
+    /// `kernel_handler`), or such a parameter of its own (a greatest fixed point: callers in a
+    /// cycle that pass nothing else count as null). That is what a JIT image's front end leaves
+    /// when a helper that is not inlined takes the `kernel_handler`: those calls then take the
+    /// buffer spec-link threads through, as the inlined ones do. A parameter of a function
+    /// nothing calls (a kernel) is a buffer.
+    fn drop_null_buffer_params(&self, calls: &mut [MarkerCall], loads_are_null: bool) {
+        let position = |f: u32, p: u32| -> Option<usize> {
+            let k = *self.index.function_by_id.get(&f)?;
+            self.index
+                .functions
+                .get(k)?
+                .params
+                .iter()
+                .position(|&q| q == p)
+        };
+        let mut null_only: IdMap<(u32, usize), bool> = IdMap::default();
+        let mut work: Vec<(u32, usize)> = calls
+            .iter()
+            .filter_map(|c| Some((c.caller, position(c.caller, c.rt_param?)?)))
+            .collect();
+        if work.is_empty() {
+            return;
+        }
+        // Direct calls by callee (instruction indices, with the calling function's id).
+        let mut sites: IdMap<u32, Vec<(u32, usize)>> = IdMap::default();
+        for call in &self.index.calls {
+            if let Some(f) = self.index.functions.get(call.function as usize) {
+                sites
+                    .entry(call.callee)
+                    .or_default()
+                    .push((f.id, call.inst as usize));
+            }
+        }
+        // What call site `i` passes as argument `k`: a null pointer, a parameter of the caller
+        // (with its position), or anything else.
+        enum Passed {
+            Null,
+            Param(u32, usize),
+            Other,
+        }
+        let passed = |caller: u32, i: usize, k: usize| -> Passed {
+            // OpFunctionCall type result callee args…
+            let Some(&arg) = self.module.inst(i).and_then(|w| w.get(4 + k)) else {
+                return Passed::Other;
+            };
+            let arg = self.strip(arg);
+            match self.def(arg).map(|(_, w)| w[0] & 0xffff) {
+                Some(op)
+                    if op == Op::ConstantNull as u32
+                        || op == Op::Undef as u32
+                        || (loads_are_null && op == Op::Load as u32) =>
+                {
+                    Passed::Null
+                }
+                _ => match position(caller, arg) {
+                    Some(j) => Passed::Param(caller, j),
+                    None => Passed::Other,
+                },
+            }
+        };
+        // Every parameter reachable from the marker calls' starts out null-only.
+        while let Some(key) = work.pop() {
+            if null_only.contains_key(&key) {
+                continue;
+            }
+            null_only.insert(key, true);
+            for &(caller, i) in sites.get(&key.0).into_iter().flatten() {
+                if let Passed::Param(g, j) = passed(caller, i, key.1) {
+                    work.push((g, j));
+                }
+            }
+        }
+        // Then whatever receives something else, or nothing at all, is not, until nothing changes.
+        let keys: Vec<(u32, usize)> = null_only.keys().copied().collect();
+        let mut changed = true;
+        while changed {
+            changed = false;
+            for &key in &keys {
+                if null_only.get(&key) != Some(&true) {
+                    continue;
+                }
+                let callers = sites.get(&key.0).map_or(&[][..], |v| &v[..]);
+                let fed = callers.is_empty()
+                    || callers
+                        .iter()
+                        .any(|&(caller, i)| match passed(caller, i, key.1) {
+                            Passed::Null => false,
+                            Passed::Param(g, j) => null_only.get(&(g, j)) != Some(&true),
+                            Passed::Other => true,
+                        });
+                if fed {
+                    null_only.insert(key, false);
+                    changed = true;
+                }
+            }
+        }
+        for c in calls.iter_mut() {
+            if let Some(k) = c.rt_param.and_then(|p| position(c.caller, p)) {
+                if null_only.get(&(c.caller, k)) == Some(&true) {
+                    c.rt_param = None;
+                }
+            }
+        }
     }
 
     /// Whether `id` is a `Function` variable (a local of the -O0 pattern).

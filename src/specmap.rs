@@ -8,12 +8,14 @@
 //! - one SpecId per scalar leaf, depth-first over struct members, array elements and vector
 //!   components, after every SpecId the input already uses, skipping 0xFF747469;
 //! - the default value's scalars are matched to the type's leaves by byte offset; an element of a
-//!   composite whose offset holds no defined scalar (explicit padding) uses up a SpecId but gets
-//!   no descriptor and becomes an `OpConstantNull` constituent — but for a scalar first element,
-//!   which DPC++ describes all the same (`first_element_counts`): a zero leaf;
+//!   composite whose offset holds no defined scalar (explicit padding, or the undefined rest of a
+//!   union) uses up a SpecId but gets no descriptor and becomes an `OpConstantNull` constituent —
+//!   but for a scalar first element, which DPC++ describes all the same
+//!   (`first_element_counts`): a zero leaf;
+//! - default bytes: the whole value, zero-filled gaps and tail padding; a leaf's default is
+//!   these bytes where it lies;
 //! - descriptors `{SpecId, offset, size}` in offset order; after every struct level, tail padding
-//!   gets `{0xFFFFFFFF, offset, size}`;
-//! - default bytes: the whole value, zero-filled gaps and tail padding.
+//!   gets `{0xFFFFFFFF, offset, size}`, from where DPC++ puts it (`describe`).
 //!
 //! The result, [`SpecMap`], is pure data: the lowering passes and the sidecar writers read it.
 
@@ -542,6 +544,20 @@ fn constant(
         DefaultValue::Undefined => {}
     }
     first_element_counts(layout, call.value_type, &mut defined).map_err(wrap)?;
+    let Parts {
+        spec_ids,
+        descriptors,
+        default_bytes,
+    } = parts;
+    default_bytes.clear();
+    default_bytes.resize(sa.size as usize, 0);
+    for (&off, bytes) in &defined {
+        for (k, &b) in bytes.iter().enumerate() {
+            if let Some(slot) = default_bytes.get_mut(off as usize + k) {
+                *slot = b;
+            }
+        }
+    }
     let mut leaves = 0usize;
     // In emulation the tree only shapes the value (default-values mode emits it as constants):
     // its leaves take no SpecIds.
@@ -561,17 +577,13 @@ fn constant(
         call.value_type,
         0,
         &defined,
+        default_bytes,
         0,
         true,
         &mut leaves,
         nodes,
     )
     .map_err(wrap)?;
-    let Parts {
-        spec_ids,
-        descriptors,
-        default_bytes,
-    } = parts;
     spec_ids.clear();
     descriptors.clear();
     if numbering.is_emulation() {
@@ -586,16 +598,7 @@ fn constant(
         });
     } else {
         let mut end = 0;
-        describe(&tree, nodes, spec_ids, descriptors, &mut end).map_err(wrap)?;
-    }
-    default_bytes.clear();
-    default_bytes.resize(sa.size as usize, 0);
-    for (&off, bytes) in &defined {
-        for (k, &b) in bytes.iter().enumerate() {
-            if let Some(slot) = default_bytes.get_mut(off as usize + k) {
-                *slot = b;
-            }
-        }
+        describe(&tree, nodes, spec_ids, descriptors, &mut end, true).map_err(wrap)?;
     }
     Ok(SpecConstant {
         symbolic_id: symbolic_id.clone(),
@@ -758,6 +761,7 @@ fn flatten(
     ty: u32,
     offset: u64,
     defined: &BTreeMap<u64, Vec<u8>>,
+    blob: &[u8],
     depth: usize,
     top: bool,
     leaves: &mut usize,
@@ -777,15 +781,20 @@ fn flatten(
     let kind = layout.kind(ty)?;
     if let Some(scalar) = scalar_of(&kind) {
         let size = layout.size_align(ty)?.size as usize;
-        let defined = defined.get(&offset).map_or(&[][..], |d| &d[..]);
-        if defined.is_empty() && !top {
+        if !defined.contains_key(&offset) && !top {
             return Ok(SpecNode::Padding {
                 ty,
                 spec_id: ids.next()?,
                 offset,
             });
         }
-        // (`Layout` sizes scalars at 1 to 8 bytes.)
+        // The default value's bytes where the leaf lies, as the default blob (and so emulation)
+        // has them: the same as the scalar defined at this offset when the default has the
+        // leaf's type; when it does not (a union initialised through another member), the bytes
+        // of every scalar the leaf covers. (`Layout` sizes scalars at 1 to 8 bytes.)
+        let defined = blob
+            .get(offset as usize..)
+            .map_or(&[][..], |b| &b[..b.len().min(size)]);
         let mut default = [0u8; 8];
         let n = defined.len().min(size).min(8);
         default[..n].copy_from_slice(&defined[..n]);
@@ -827,6 +836,7 @@ fn flatten(
                 t,
                 abs,
                 defined,
+                blob,
                 depth + 1,
                 false,
                 leaves,
@@ -852,13 +862,26 @@ fn flatten(
     })
 }
 
-/// Collects SpecIds and descriptors in DFS order; `end` is the end of the last described byte.
+/// Collects SpecIds and descriptors in DFS order. `end` is where a struct's tail-padding
+/// descriptor starts if nothing more is described, tracked as DPC++'s
+/// `collectCompositeElementsInfoRecursive` tracks its offset: a leaf or a struct moves it to its
+/// own end; a padding element (an undefined part of the default) moves it to its own start when
+/// it is a struct member, and leaves it where it was when it is an array or vector element (an
+/// array's trailing undefined elements fall into the enclosing struct's tail padding, from the
+/// end of the last defined element). `in_struct`: `node` is a struct member (or the whole
+/// constant).
+///
+/// Leaves are described at their own offsets. DPC++ instead keeps counting on from the end of
+/// the previous element inside an array, which misplaces a defined element that follows an
+/// undefined one (and the second element of an array of 3-element vectors): the runtime would
+/// then read the wrong bytes for it. There the descriptors differ from DPC++'s and are right.
 fn describe(
     node: &SpecNode,
     nodes: &[SpecNode],
     spec_ids: &mut Vec<SpecId>,
     out: &mut Vec<Descriptor>,
     end: &mut u64,
+    in_struct: bool,
 ) -> Result<()> {
     let u32_of = |v: u64| {
         u32::try_from(v)
@@ -883,7 +906,9 @@ fn describe(
             spec_id, offset, ..
         } => {
             spec_ids.push(*spec_id);
-            *end = *offset;
+            if in_struct {
+                *end = *offset;
+            }
         }
         SpecNode::Composite {
             offset,
@@ -893,7 +918,7 @@ fn describe(
             ..
         } => {
             for c in children.get(nodes) {
-                describe(c, nodes, spec_ids, out, end)?;
+                describe(c, nodes, spec_ids, out, end, *is_struct)?;
             }
             let struct_end = offset + size;
             if *is_struct && struct_end > *end {

@@ -2,7 +2,9 @@
 //!
 //! Algorithm:
 //! 1. The buffer of a call is its RTBuffer argument when that is, through pointer casts, a
-//!    parameter of the calling function (AOT front-end output after inlining), or when it is
+//!    parameter of the calling function (AOT front-end output after inlining) that some caller
+//!    passes more than a null pointer (in a JIT image, a helper that takes the `kernel_handler`
+//!    is passed its null buffer pointer), or when it is
 //!    loaded from memory in an AOT image at -O0: one whose kernels pass their buffer argument to
 //!    `kernel_handler::__init_specialization_constants_buffer` (and every other call loads its
 //!    RTBuffer from the `kernel_handler`), as DPC++ takes it. Otherwise (a null or undefined
