@@ -20,6 +20,8 @@ use spirv::Op;
 
 /// Deepest type nesting accepted.
 pub const MAX_DEPTH: usize = 64;
+/// Longest type spelling [`Layout::display`] writes, in bytes (then "…").
+pub const MAX_DISPLAY: usize = 4096;
 
 /// What a type is, as far as layout and spec constants care.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -307,42 +309,65 @@ impl<'m> Layout<'m> {
     /// A readable spelling of a type for messages and the JSON sidecar, e.g.
     /// `struct.A { i32, f32, struct.anon { i32, i32 } }`, `[3 x i32]`, `<2 x f32>`.
     pub fn display(&self, id: u32) -> String {
-        self.display_at(id, 0)
+        let mut out = String::new();
+        self.display_into(id, 0, &mut out);
+        out
     }
 
-    fn display_at(&self, id: u32, depth: usize) -> String {
-        if depth > MAX_DEPTH {
-            return "…".into();
+    /// Appends the spelling of `id` to `out`; past [`MAX_DISPLAY`] bytes (or [`MAX_DEPTH`]
+    /// levels) the rest is "…". Members share types, so a spelling could otherwise grow
+    /// exponentially with depth.
+    fn display_into(&self, id: u32, depth: usize, out: &mut String) {
+        use std::fmt::Write;
+        if depth > MAX_DEPTH || out.len() > MAX_DISPLAY {
+            out.push('…');
+            return;
         }
+        // (Writing to a String cannot fail.)
         match self.kind(id) {
-            Ok(TypeKind::Bool) => "bool".into(),
-            Ok(TypeKind::Int { bits, .. }) => format!("i{bits}"),
-            Ok(TypeKind::Float { bits }) => format!("f{bits}"),
+            Ok(TypeKind::Bool) => out.push_str("bool"),
+            Ok(TypeKind::Int { bits, .. }) => {
+                let _ = write!(out, "i{bits}");
+            }
+            Ok(TypeKind::Float { bits }) => {
+                let _ = write!(out, "f{bits}");
+            }
             Ok(TypeKind::Vector { elem, count }) => {
-                format!("<{count} x {}>", self.display_at(elem, depth + 1))
+                let _ = write!(out, "<{count} x ");
+                self.display_into(elem, depth + 1, out);
+                out.push('>');
             }
             Ok(TypeKind::Array { elem, count }) => {
-                format!("[{count} x {}]", self.display_at(elem, depth + 1))
+                let _ = write!(out, "[{count} x ");
+                self.display_into(elem, depth + 1, out);
+                out.push(']');
             }
             Ok(TypeKind::Struct { members, packed }) => {
-                let name = self
-                    .index
-                    .names
-                    .get(&id)
-                    .map(|n| String::from_utf8_lossy(n).into_owned())
-                    .unwrap_or_else(|| "struct".into());
-                let inner: Vec<String> = members
-                    .iter()
-                    .map(|&m| self.display_at(m, depth + 1))
-                    .collect();
-                let (l, r) = if packed { ("<{ ", " }>") } else { ("{ ", " }") };
-                format!("{name} {l}{}{r}", inner.join(", "))
+                match self.index.names.get(&id) {
+                    Some(n) => out.push_str(&String::from_utf8_lossy(n)),
+                    None => out.push_str("struct"),
+                }
+                out.push_str(if packed { " <{ " } else { " { " });
+                for (k, &m) in members.iter().enumerate() {
+                    if k > 0 {
+                        out.push_str(", ");
+                    }
+                    if out.len() > MAX_DISPLAY {
+                        out.push('…');
+                        break;
+                    }
+                    self.display_into(m, depth + 1, out);
+                }
+                out.push_str(if packed { " }>" } else { " }" });
             }
             Ok(TypeKind::Pointer { pointee, .. }) => {
-                format!("{}*", self.display_at(pointee, depth + 1))
+                self.display_into(pointee, depth + 1, out);
+                out.push('*');
             }
-            Ok(TypeKind::Other(op)) => inst::op_name(op),
-            Err(_) => format!("%{id}"),
+            Ok(TypeKind::Other(op)) => out.push_str(&inst::op_name(op)),
+            Err(_) => {
+                let _ = write!(out, "%{id}");
+            }
         }
     }
 }
