@@ -538,9 +538,11 @@ fn constant(
     let mut defined = BTreeMap::new();
     match call.default {
         DefaultValue::Constant(c) => {
-            collect_defined(layout, c, 0, 0, &mut defined).map_err(wrap)?
+            collect_defined(layout, c, 0, 0, &mut 0, &mut defined).map_err(wrap)?
         }
-        DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut defined).map_err(wrap)?,
+        DefaultValue::Zero(t) => {
+            collect_zero(layout, t, 0, 0, &mut 0, &mut defined).map_err(wrap)?
+        }
         DefaultValue::Undefined => {}
     }
     first_element_counts(layout, call.value_type, &mut defined).map_err(wrap)?;
@@ -658,16 +660,24 @@ fn first_element_counts(
     Ok(())
 }
 
+/// Most constituents (and zero-filled elements) visited while reading one default value: a
+/// constant may share its parts, which could otherwise be visited exponentially often (parts
+/// without scalars, like empty structs, count towards no other limit).
+const MAX_VISITS: usize = 4 * MAX_LEAVES;
+
 /// Records `(offset → little-endian bytes)` of every defined scalar of constant `c`, laid out
-/// with the constant's own type. `OpUndef` parts record nothing.
+/// with the constant's own type. `OpUndef` parts record nothing. `visits` counts the calls
+/// ([`MAX_VISITS`]).
 fn collect_defined(
     layout: &mut Layout,
     c: u32,
     base: u64,
     depth: usize,
+    visits: &mut usize,
     out: &mut BTreeMap<u64, Vec<u8>>,
 ) -> Result<()> {
-    if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
+    *visits += 1;
+    if depth > MAX_DEPTH || out.len() > MAX_LEAVES || *visits > MAX_VISITS {
         return Err(Error::SpecMap(format!(
             "default value %{c} is nested too deeply or too large"
         )));
@@ -675,7 +685,7 @@ fn collect_defined(
     let (w, ty) = layout_const(layout, c)?;
     match Op::from_u32(w[0] & 0xffff) {
         Some(Op::Undef) => {}
-        Some(Op::ConstantNull) => collect_zero(layout, ty, base, depth, out)?,
+        Some(Op::ConstantNull) => collect_zero(layout, ty, base, depth, visits, out)?,
         Some(Op::ConstantTrue) => {
             out.insert(base, vec![1]);
         }
@@ -702,7 +712,7 @@ fn collect_defined(
             }
             let constituents = w[3..].to_vec();
             for ((_, off), k) in elems.into_iter().zip(constituents) {
-                collect_defined(layout, k, base + off, depth + 1, out)?;
+                collect_defined(layout, k, base + off, depth + 1, visits, out)?;
             }
         }
         _ => {
@@ -735,9 +745,11 @@ fn collect_zero(
     ty: u32,
     base: u64,
     depth: usize,
+    visits: &mut usize,
     out: &mut BTreeMap<u64, Vec<u8>>,
 ) -> Result<()> {
-    if depth > MAX_DEPTH || out.len() > MAX_LEAVES {
+    *visits += 1;
+    if depth > MAX_DEPTH || out.len() > MAX_LEAVES || *visits > MAX_VISITS {
         return Err(Error::SpecMap(format!(
             "zero default of type %{ty} is nested too deeply or too large"
         )));
@@ -749,7 +761,7 @@ fn collect_zero(
         return Ok(());
     }
     for (t, off) in layout.elements(ty, MAX_LEAVES as u64)? {
-        collect_zero(layout, t, base + off, depth + 1, out)?;
+        collect_zero(layout, t, base + off, depth + 1, visits, out)?;
     }
     Ok(())
 }

@@ -56,6 +56,47 @@ fn deeply_nested_composite_types_are_an_error() {
     expect_err(assemble_text(&text, "deep"), "levels deep");
 }
 
+/// Types and constants whose members are shared, 20 levels of 8 (8^20 paths, a few hundred
+/// instructions), over an empty struct: no walk follows every path (a default value read
+/// through them, a zero default, a type spelled in a message or the sidecar). The constant is an
+/// error (too large), the undefined default of the same type lowers, the zero one is an error.
+#[test]
+fn shared_members_are_not_walked_once_per_path() {
+    let mut types = String::from("  %e0 = OpTypeStruct\n");
+    let mut consts = String::from("  %k0 = OpConstantComposite %e0\n");
+    for k in 1..=20 {
+        let members = format!(" %e{}", k - 1).repeat(8);
+        let parts = format!(" %k{}", k - 1).repeat(8);
+        types.push_str(&format!("  %e{k} = OpTypeStruct{members}\n"));
+        consts.push_str(&format!("  %k{k} = OpConstantComposite %e{k}{parts}\n"));
+    }
+    let with = |value: &str, extra: &str| {
+        example()
+            .replace(
+                "  %struct_Pair = OpTypeStruct %uint %uchar\n",
+                &format!("{types}  %struct_Pair = OpTypeStruct %uint %uchar %e20\n"),
+            )
+            .replace(
+                "  %pair = OpConstantComposite %struct_Pair %uint_7 %uchar_120\n",
+                &format!(
+                    "{extra}  %pair = OpConstantComposite %struct_Pair %uint_7 %uchar_120 {value}\n"
+                ),
+            )
+    };
+    expect_err(
+        assemble_text(&with("%k20", &consts), "shared-constant"),
+        "is nested too deeply or too large",
+    );
+    let undef = "  %u20 = OpUndef %e20\n";
+    let out = run(assemble_text(&with("%u20", undef), "shared-undef")).unwrap();
+    assert_eq!(out.spec_map.constants.len(), 2);
+    let null = "  %u20 = OpConstantNull %e20\n";
+    expect_err(
+        assemble_text(&with("%u20", null), "shared-null"),
+        "is nested too deeply or too large",
+    );
+}
+
 #[test]
 fn recursive_struct_types_are_an_error() {
     let text = example().replace(
