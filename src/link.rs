@@ -1417,51 +1417,94 @@ fn describe_type(
     replace: &IdMap<u32, u32>,
     ty: Option<u32>,
 ) -> String {
+    /// Longest spelling (then "…"): members are shared, so a spelling could grow exponentially.
+    const MAX_LEN: usize = 1024;
     fn go(
         insts: &Insts,
         def_of: &Defs,
         replace: &IdMap<u32, u32>,
         id: u32,
         depth: usize,
-    ) -> String {
+        out: &mut String,
+    ) {
+        use std::fmt::Write;
         let id = resolve(replace, id);
-        if depth > 8 {
-            return "…".into();
+        if depth > 8 || out.len() > MAX_LEN {
+            out.push('…');
+            return;
         }
         let Some(n) = def_of.get(&id) else {
-            return format!("%{id}");
+            let _ = write!(out, "%{id}");
+            return;
         };
         let w = insts.words(n);
-        let sub = |k: usize| {
-            w.get(k).map_or("?".to_string(), |&t| {
-                go(insts, def_of, replace, t, depth + 1)
-            })
+        let sub = |k: usize, out: &mut String| match w.get(k) {
+            Some(&t) => go(insts, def_of, replace, t, depth + 1, out),
+            None => out.push('?'),
         };
+        // The operands from word `from` on, separated by ", " (and cut short past MAX_LEN).
+        let list = |from: usize, out: &mut String| {
+            for k in from..w.len() {
+                if k > from {
+                    out.push_str(", ");
+                }
+                if out.len() > MAX_LEN {
+                    out.push('…');
+                    break;
+                }
+                sub(k, out);
+            }
+        };
+        // (Writing to a String cannot fail.)
         match Op::from_u32(w[0] & 0xffff) {
-            Some(Op::TypeVoid) => "void".into(),
-            Some(Op::TypeBool) => "bool".into(),
-            Some(Op::TypeInt) => format!("i{}", w.get(2).copied().unwrap_or(0)),
-            Some(Op::TypeFloat) => format!("f{}", w.get(2).copied().unwrap_or(0)),
-            Some(Op::TypeVector) => format!("<{} x {}>", w.get(3).copied().unwrap_or(0), sub(2)),
-            Some(Op::TypeArray) => format!("[{}]", sub(2)),
+            Some(Op::TypeVoid) => out.push_str("void"),
+            Some(Op::TypeBool) => out.push_str("bool"),
+            Some(Op::TypeInt) => {
+                let _ = write!(out, "i{}", w.get(2).copied().unwrap_or(0));
+            }
+            Some(Op::TypeFloat) => {
+                let _ = write!(out, "f{}", w.get(2).copied().unwrap_or(0));
+            }
+            Some(Op::TypeVector) => {
+                let _ = write!(out, "<{} x ", w.get(3).copied().unwrap_or(0));
+                sub(2, out);
+                out.push('>');
+            }
+            Some(Op::TypeArray) => {
+                out.push('[');
+                sub(2, out);
+                out.push(']');
+            }
             Some(Op::TypeStruct) => {
-                let m: Vec<String> = (2..w.len()).map(sub).collect();
-                format!("{{ {} }}", m.join(", "))
+                out.push_str("{ ");
+                list(2, out);
+                out.push_str(" }");
             }
-            Some(Op::TypePointer) => format!(
-                "{}* ({})",
-                sub(3),
-                storage_name(w.get(2).copied().unwrap_or(u32::MAX))
-            ),
+            Some(Op::TypePointer) => {
+                sub(3, out);
+                let _ = write!(
+                    out,
+                    "* ({})",
+                    storage_name(w.get(2).copied().unwrap_or(u32::MAX))
+                );
+            }
             Some(Op::TypeFunction) => {
-                let p: Vec<String> = (3..w.len()).map(sub).collect();
-                format!("{} ({})", sub(2), p.join(", "))
+                sub(2, out);
+                out.push_str(" (");
+                list(3, out);
+                out.push(')');
             }
-            _ => format!("%{id}"),
+            _ => {
+                let _ = write!(out, "%{id}");
+            }
         }
     }
     match ty {
-        Some(t) => go(insts, def_of, replace, t, 0),
+        Some(t) => {
+            let mut out = String::new();
+            go(insts, def_of, replace, t, 0, &mut out);
+            out
+        }
         None => "an unknown type".into(),
     }
 }

@@ -97,6 +97,54 @@ fn shared_members_are_not_walked_once_per_path() {
     );
 }
 
+/// A type mismatch between linked inputs is spelled in the error, within bounds, however widely
+/// the types share their members (8 levels of 64).
+#[test]
+fn link_type_mismatch_spells_shared_members_within_bounds() {
+    let repo = common::repo().join("testdata/link-type-mismatch/inputs");
+    let mut types = String::from("  %w0 = OpTypeInt 32 0\n");
+    for k in 1..=8 {
+        let members = format!(" %w{}", k - 1).repeat(64);
+        types.push_str(&format!("  %w{k} = OpTypeStruct{members}\n"));
+    }
+    let a = std::fs::read_to_string(repo.join("a.spvasm"))
+        .unwrap()
+        .replace(
+        "  %fn = OpTypeFunction %uint\n",
+        &format!(
+            "{types}  %pw = OpTypePointer CrossWorkgroup %w8\n  %fn = OpTypeFunction %uint %pw\n"
+        ),
+    );
+    let a = a.replace(
+        "%v = OpFunctionCall %uint %helper",
+        "%v = OpFunctionCall %uint %helper %nw",
+    );
+    let a = a.replace(
+        "  %helper = OpFunction",
+        "  %nw = OpConstantNull %pw\n  %helper = OpFunction",
+    );
+    let a = a.replace(
+        "  %helper = OpFunction %uint None %fn\n",
+        "  %helper = OpFunction %uint None %fn\n  %hp = OpFunctionParameter %pw\n",
+    );
+    let b = std::fs::read_to_string(repo.join("b.spvasm")).unwrap();
+    let inputs = [
+        Input::from_bytes("a.spv", assemble_text(&a, "wide-a")),
+        Input::from_bytes("b.spv", assemble_text(&b, "wide-b")),
+    ];
+    let opts = Options {
+        validation: Validation::Never,
+        ..Options::default()
+    };
+    let e = process(&inputs, &opts).err().expect("a type mismatch");
+    let message = e.to_string();
+    assert!(
+        message.contains("type mismatch for \"helper\""),
+        "{message}"
+    );
+    assert!(message.len() < 4096, "{} bytes", message.len());
+}
+
 #[test]
 fn recursive_struct_types_are_an_error() {
     let text = example().replace(
