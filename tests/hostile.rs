@@ -110,11 +110,11 @@ fn link_type_mismatch_spells_shared_members_within_bounds() {
     let a = std::fs::read_to_string(repo.join("a.spvasm"))
         .unwrap()
         .replace(
-        "  %fn = OpTypeFunction %uint\n",
-        &format!(
+            "  %fn = OpTypeFunction %uint\n",
+            &format!(
             "{types}  %pw = OpTypePointer CrossWorkgroup %w8\n  %fn = OpTypeFunction %uint %pw\n"
         ),
-    );
+        );
     let a = a.replace(
         "%v = OpFunctionCall %uint %helper",
         "%v = OpFunctionCall %uint %helper %nw",
@@ -136,7 +136,9 @@ fn link_type_mismatch_spells_shared_members_within_bounds() {
         validation: Validation::Never,
         ..Options::default()
     };
-    let e = process(&inputs, &opts).err().expect("a type mismatch");
+    let Err(e) = process(&inputs, &opts) else {
+        panic!("expected a type mismatch");
+    };
     let message = e.to_string();
     assert!(
         message.contains("type mismatch for \"helper\""),
