@@ -493,10 +493,11 @@ impl Walker<'_> {
     }
 
     /// Clears the `rt_param` of calls whose RTBuffer parameter never receives a buffer: every
-    /// direct call of the function passes there a null or undefined pointer, a pointer loaded
-    /// from memory when `loads_are_null` (a JIT image: nothing stores a buffer into the
-    /// `kernel_handler`), or such a parameter of its own (a greatest fixed point: callers in a
-    /// cycle that pass nothing else count as null). That is what a JIT image's front end leaves
+    /// direct call of the function passes there a null or undefined pointer (or integer 0), a
+    /// pointer loaded from memory when `loads_are_null` (a JIT image: nothing stores a buffer
+    /// into the `kernel_handler`), such a parameter of its own, or a conversion, `OpPhi` or
+    /// `OpSelect` of those (a greatest fixed point: callers in a cycle that pass nothing else
+    /// count as null). That is what a JIT image's front end leaves
     /// when a helper that is not inlined takes the `kernel_handler`: those calls then take the
     /// buffer spec-link threads through, as the inlined ones do. A parameter of a function
     /// nothing calls (a kernel) is a buffer.
@@ -528,32 +529,61 @@ impl Walker<'_> {
                     .push((f.id, call.inst as usize));
             }
         }
-        // What call site `i` passes as argument `k`: a null pointer, a parameter of the caller
-        // (with its position), or anything else.
-        enum Passed {
-            Null,
-            Param(u32, usize),
-            Other,
-        }
-        let passed = |caller: u32, i: usize, k: usize| -> Passed {
+        // What call site `i` passes as argument `k`: null pointers only (`Some` of no
+        // parameters), null pointers or parameters of the caller (their positions), or anything
+        // else (`None`). Followed through pointer casts, conversions between pointers and
+        // integers (a `kernel_handler` taken apart into an integer: 0 for a null pointer), and
+        // the values an `OpPhi` or `OpSelect` merges.
+        let passed = |caller: u32, i: usize, k: usize| -> Option<Vec<usize>> {
             // OpFunctionCall type result callee args…
-            let Some(&arg) = self.module.inst(i).and_then(|w| w.get(4 + k)) else {
-                return Passed::Other;
-            };
-            let arg = self.strip(arg);
-            match self.def(arg).map(|(_, w)| w[0] & 0xffff) {
-                Some(op)
-                    if op == Op::ConstantNull as u32
-                        || op == Op::Undef as u32
-                        || (loads_are_null && op == Op::Load as u32) =>
-                {
-                    Passed::Null
+            let &arg = self.module.inst(i).and_then(|w| w.get(4 + k))?;
+            let mut params = Vec::new();
+            let mut todo = vec![arg];
+            let mut seen = IdSet::default();
+            let mut steps = 0;
+            while let Some(v) = todo.pop() {
+                let v = self.strip(v);
+                steps += 1;
+                if steps > MAX_WALK {
+                    return None;
                 }
-                _ => match position(caller, arg) {
-                    Some(j) => Passed::Param(caller, j),
-                    None => Passed::Other,
-                },
+                if !seen.insert(v) {
+                    continue;
+                }
+                if let Some(j) = position(caller, v) {
+                    params.push(j);
+                    continue;
+                }
+                let (_, w) = self.def(v)?;
+                let op = w[0] & 0xffff;
+                let zero = op == Op::Constant as u32 && w[3..].iter().all(|&x| x == 0);
+                if op == Op::ConstantNull as u32
+                    || op == Op::Undef as u32
+                    || zero
+                    || (loads_are_null && op == Op::Load as u32)
+                {
+                    continue;
+                }
+                let converts = [
+                    Op::ConvertUToPtr,
+                    Op::ConvertPtrToU,
+                    Op::UConvert,
+                    Op::Bitcast,
+                ]
+                .iter()
+                .any(|&c| op == c as u32);
+                if converts && w.len() > 3 {
+                    todo.push(w[3]);
+                } else if op == Op::Phi as u32 {
+                    // result type, result, then (value, block) pairs
+                    todo.extend(w[3..].iter().step_by(2));
+                } else if op == Op::Select as u32 && w.len() > 5 {
+                    todo.extend_from_slice(&w[4..6]);
+                } else {
+                    return None;
+                }
             }
+            Some(params)
         };
         // Every parameter reachable from the marker calls' starts out null-only.
         while let Some(key) = work.pop() {
@@ -562,8 +592,8 @@ impl Walker<'_> {
             }
             null_only.insert(key, true);
             for &(caller, i) in sites.get(&key.0).into_iter().flatten() {
-                if let Passed::Param(g, j) = passed(caller, i, key.1) {
-                    work.push((g, j));
+                for j in passed(caller, i, key.1).unwrap_or_default() {
+                    work.push((caller, j));
                 }
             }
         }
@@ -581,9 +611,10 @@ impl Walker<'_> {
                     || callers
                         .iter()
                         .any(|&(caller, i)| match passed(caller, i, key.1) {
-                            Passed::Null => false,
-                            Passed::Param(g, j) => null_only.get(&(g, j)) != Some(&true),
-                            Passed::Other => true,
+                            Some(params) => params
+                                .iter()
+                                .any(|&j| null_only.get(&(caller, j)) != Some(&true)),
+                            None => true,
                         });
                 if fed {
                     null_only.insert(key, false);
