@@ -511,7 +511,6 @@ impl Walker<'_> {
                 .iter()
                 .position(|&q| q == p)
         };
-        let mut null_only: IdMap<(u32, usize), bool> = IdMap::default();
         let mut work: Vec<(u32, usize)> = calls
             .iter()
             .filter_map(|c| Some((c.caller, position(c.caller, c.rt_param?)?)))
@@ -585,42 +584,40 @@ impl Walker<'_> {
             }
             Some(params)
         };
-        // Every parameter reachable from the marker calls' starts out null-only.
+        // Every parameter reachable from the marker calls, with the parameters whose null-only
+        // status it depends on (those its call sites pass); fed directly: a call site passes
+        // something else, or nothing calls the function.
+        let mut null_only: IdMap<(u32, usize), bool> = IdMap::default();
+        let mut dependents: IdMap<(u32, usize), Vec<(u32, usize)>> = IdMap::default();
+        let mut fed: Vec<(u32, usize)> = Vec::new();
         while let Some(key) = work.pop() {
             if null_only.contains_key(&key) {
                 continue;
             }
             null_only.insert(key, true);
-            for &(caller, i) in sites.get(&key.0).into_iter().flatten() {
-                for j in passed(caller, i, key.1).unwrap_or_default() {
-                    work.push((caller, j));
+            let callers = sites.get(&key.0).map_or(&[][..], |v| &v[..]);
+            let mut direct = callers.is_empty();
+            for &(caller, i) in callers {
+                match passed(caller, i, key.1) {
+                    Some(params) => {
+                        for j in params {
+                            dependents.entry((caller, j)).or_default().push(key);
+                            work.push((caller, j));
+                        }
+                    }
+                    None => direct = true,
                 }
+            }
+            if direct {
+                fed.push(key);
             }
         }
-        // Then whatever receives something else, or nothing at all, is not, until nothing changes.
-        let keys: Vec<(u32, usize)> = null_only.keys().copied().collect();
-        let mut changed = true;
-        while changed {
-            changed = false;
-            for &key in &keys {
-                if null_only.get(&key) != Some(&true) {
-                    continue;
-                }
-                let callers = sites.get(&key.0).map_or(&[][..], |v| &v[..]);
-                let fed = callers.is_empty()
-                    || callers
-                        .iter()
-                        .any(|&(caller, i)| match passed(caller, i, key.1) {
-                            Some(params) => params
-                                .iter()
-                                .any(|&j| null_only.get(&(caller, j)) != Some(&true)),
-                            None => true,
-                        });
-                if fed {
-                    null_only.insert(key, false);
-                    changed = true;
-                }
+        // Then what they pass on is fed too (each parameter once).
+        while let Some(key) = fed.pop() {
+            if null_only.insert(key, false) == Some(false) {
+                continue;
             }
+            fed.extend(dependents.get(&key).into_iter().flatten().copied());
         }
         for c in calls.iter_mut() {
             if let Some(k) = c.rt_param.and_then(|p| position(c.caller, p)) {
