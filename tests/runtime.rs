@@ -154,6 +154,15 @@ fn lower_inputs_to_files(
     paths
 }
 
+/// The name of the directory `path` is in.
+fn parent_name(path: &Path) -> String {
+    path.parent()
+        .and_then(Path::file_name)
+        .unwrap()
+        .to_string_lossy()
+        .into_owned()
+}
+
 /// The DPC++ images that `run.json` files describe: (directory, its `run.json`, image number,
 /// name for messages), for the shared fixtures and `testdata/dpcpp/`, and for the same sources
 /// built by older DPC++ versions (`testdata/dpcpp-<version>/<case>`, described by
@@ -184,13 +193,7 @@ fn dpcpp_runs() -> Vec<(PathBuf, PathBuf, u64, String)> {
     for (dir, run_json) in dirs {
         let spec: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
-        let parent = dir
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
+        let parent = parent_name(&dir);
         for image in spec["images"].as_array().unwrap() {
             let n = image["image"].as_u64().unwrap();
             let name = format!(
@@ -335,13 +338,7 @@ fn spirv_backend_images_run_like_dpcpp() {
         .unwrap()
         .map(Result::unwrap)
     {
-        let case = input
-            .parent()
-            .unwrap()
-            .file_name()
-            .unwrap()
-            .to_string_lossy()
-            .to_string();
+        let case = parent_name(&input);
         let keys = common::repo().join("testdata/dpcpp").join(&case);
         let run_json = keys.join("run.json");
         if !run_json.exists() {
