@@ -754,34 +754,45 @@ fn finish(
     }
     // Exports of one name whose definitions are copies of one another (the translator's
     // `spirv.llvm_fshl_i32` in two device libraries; the ITT wrappers every DPC++ image carries)
-    // are no conflict: the first copy is kept, as for LinkOnceODR. Repeated until nothing more
-    // merges: a copy that calls another copy matches once the callee's copies are one.
-    let mut pending: Vec<&Vec<u8>> = symbols
+    // are no conflict: the first copy is kept, as for LinkOnceODR. A copy that calls another
+    // copy matches once the callee's copies are one: a name whose copies differ first where they
+    // name two exports of another such name waits for that name, and is compared again only if
+    // it merges (each name is compared once, plus once per name it waited on that merged).
+    let groups: Vec<&Vec<u8>> = symbols
         .iter()
         .filter(|(_, syms)| syms.iter().filter(|s| s.kind == 0).count() > 1)
         .map(|(name, _)| name)
         .collect();
+    let exports_of =
+        |g: usize| -> Vec<&Sym> { symbols[groups[g]].iter().filter(|s| s.kind == 0).collect() };
+    let group_of: IdMap<u32, usize> = (0..groups.len())
+        .flat_map(|g| exports_of(g).into_iter().map(move |s| (s.id, g)))
+        .collect();
+    let mut waiting: Vec<Vec<usize>> = vec![Vec::new(); groups.len()];
+    let mut queue: std::collections::VecDeque<usize> = (0..groups.len()).collect();
     let mut merged_copies: Vec<String> = Vec::new();
-    loop {
-        let before = pending.len();
-        pending.retain(|name| {
-            let exports: Vec<&Sym> = symbols[*name].iter().filter(|s| s.kind == 0).collect();
-            let first = exports[0];
-            let copies = exports[1..]
-                .iter()
-                .all(|e| same_definition(insts, &def_of, &replace, first.id, e.id));
-            if copies {
+    while let Some(g) = queue.pop_front() {
+        let exports = exports_of(g);
+        let first = exports[0];
+        let mut verdict = Comparison::Same;
+        for e in &exports[1..] {
+            verdict = same_definition(insts, &def_of, &replace, &group_of, first.id, e.id);
+            if verdict != Comparison::Same {
+                break;
+            }
+        }
+        match verdict {
+            Comparison::Same => {
                 for dup in &exports[1..] {
                     replace.insert(dup.id, first.id);
                     removed_symbols.insert(dup.id);
                     drop.insert(dup.decoration);
                 }
-                merged_copies.push(String::from_utf8_lossy(name).into_owned());
+                merged_copies.push(String::from_utf8_lossy(groups[g]).into_owned());
+                queue.extend(std::mem::take(&mut waiting[g]));
             }
-            !copies
-        });
-        if pending.len() == before {
-            break;
+            Comparison::WaitsOn(h) if h != g => waiting[h].push(g),
+            _ => {}
         }
     }
     if !merged_copies.is_empty() {
@@ -1244,15 +1255,19 @@ struct Sym {
 /// variables whose words match apart from the result id, or functions whose instructions match one
 /// for one — the same opcodes and literals, the same global ids (after the replacements so far),
 /// and the ids they define themselves in the same places. Anything that cannot be decoded differs.
+/// Where they first differ by naming two exports of one copy group of `group_of` that have not
+/// merged yet, the answer is to wait for that group.
 fn same_definition(
     insts: &Insts,
     def_of: &Defs,
     replace: &IdMap<u32, u32>,
+    group_of: &IdMap<u32, usize>,
     a: u32,
     b: u32,
-) -> bool {
+) -> Comparison {
+    use Comparison::{Differs, Same, WaitsOn};
     let (Some(na), Some(nb)) = (def_of.get(&a), def_of.get(&b)) else {
-        return false;
+        return Differs;
     };
     // The slots of a definition: the variable's, or OpFunction … OpFunctionEnd.
     let slots = |n: usize| -> Option<Vec<usize>> {
@@ -1273,10 +1288,10 @@ fn same_definition(
         None
     };
     let (Some(sa), Some(sb)) = (slots(na), slots(nb)) else {
-        return false;
+        return Differs;
     };
     if sa.len() != sb.len() {
-        return false;
+        return Differs;
     }
     // The ids each defines, numbered in order of definition.
     let locals = |slots: &[usize]| -> IdMap<u32, usize> {
@@ -1289,7 +1304,7 @@ fn same_definition(
     };
     let (la, lb) = (locals(&sa), locals(&sb));
     if la.len() != lb.len() {
-        return false;
+        return Differs;
     }
     let mut uses = Vec::new();
     let mut is_id = Vec::new();
@@ -1297,10 +1312,10 @@ fn same_definition(
         let (wa, wb) = (insts.words(ma), insts.words(mb));
         // One instruction per slot (a slot rewritten to several is not compared).
         if wa.len() != wb.len() || wa[0] != wb[0] || (wa[0] >> 16) as usize != wa.len() {
-            return false;
+            return Differs;
         }
         if !insts.uses_known(ma, &mut uses) {
-            return false;
+            return Differs;
         }
         uses.extend(insts.result_pos(ma));
         is_id.clear();
@@ -1314,18 +1329,38 @@ fn same_definition(
             let same = if is_id[k] {
                 match (la.get(&wa[k]), lb.get(&wb[k])) {
                     (Some(x), Some(y)) => x == y,
-                    (None, None) => resolve(replace, wa[k]) == resolve(replace, wb[k]),
+                    (None, None) => {
+                        let (x, y) = (resolve(replace, wa[k]), resolve(replace, wb[k]));
+                        if x != y {
+                            // Two exports of one name not merged (yet).
+                            return match (group_of.get(&x), group_of.get(&y)) {
+                                (Some(&g), Some(&h)) if g == h => WaitsOn(g),
+                                _ => Differs,
+                            };
+                        }
+                        true
+                    }
                     _ => false,
                 }
             } else {
                 wa[k] == wb[k]
             };
             if !same {
-                return false;
+                return Differs;
             }
         }
     }
-    true
+    Same
+}
+
+/// How two definitions compare ([`same_definition`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Comparison {
+    Same,
+    Differs,
+    /// Alike up to their first difference, where they name two exports of copy group `g` that
+    /// have not merged.
+    WaitsOn(usize),
 }
 
 /// Repeated imports of one name with one type become one declaration.

@@ -541,3 +541,97 @@ fn a_symbolic_id_character_naming_id_0_is_an_error() {
     assert!(c99.is_some());
     expect_err(common::bytes(&words), "has an undefined character %0");
 }
+
+/// Two inputs that each define the exports `f00000` … of a call chain, the first calling the
+/// second and so on (each caller before its callee in name order, so that a caller's copies
+/// match only once its callee's have merged): every copy merges and the output has one chain.
+/// Merging them used to re-compare every remaining name once per merged one, quadratic in the
+/// chain's depth (2.9 s at this depth, 32 s at 10,000; now 0.01 and 0.05 s, the same output).
+/// Now a name whose copies differ only in naming copies of another name waits for that name
+/// alone. When the chains' last functions differ, no copy merges: every name is an error.
+#[test]
+fn a_deep_chain_of_copies_merges_in_one_pass() {
+    const DEPTH: usize = 3000;
+    let module = |kernel: &str, leaf: &str| {
+        let mut text = String::from(
+            "OpCapability Addresses\nOpCapability Linkage\nOpCapability Kernel\n\
+             OpMemoryModel Physical64 OpenCL\n",
+        );
+        text.push_str(&format!("OpEntryPoint Kernel %k \"{kernel}\"\n"));
+        for i in 0..DEPTH {
+            text.push_str(&format!(
+                "OpDecorate %f{i} LinkageAttributes \"f{i:05}\" Export\n"
+            ));
+        }
+        text.push_str(
+            "%uint = OpTypeInt 32 0\n%void = OpTypeVoid\n%fty = OpTypeFunction %uint %uint\n\
+             %kty = OpTypeFunction %void\n%one = OpConstant %uint 1\n",
+        );
+        for i in 0..DEPTH {
+            let body = if i + 1 < DEPTH {
+                format!(
+                    "%r{i} = OpFunctionCall %uint %f{} %p{i}\nOpReturnValue %r{i}\n",
+                    i + 1
+                )
+            } else {
+                format!("{leaf}OpReturnValue %p{i}\n")
+            };
+            text.push_str(&format!(
+                "%f{i} = OpFunction %uint None %fty\n%p{i} = OpFunctionParameter %uint\n\
+                 %l{i} = OpLabel\n{body}OpFunctionEnd\n"
+            ));
+        }
+        text.push_str(
+            "%k = OpFunction %void None %kty\n%kl = OpLabel\n\
+             %kr = OpFunctionCall %uint %f0 %one\nOpReturn\nOpFunctionEnd\n",
+        );
+        assemble_text(&text, &format!("chain-{kernel}"))
+    };
+    let inputs = [
+        Input::from_bytes("a.spv", module("ka", "")),
+        Input::from_bytes("b.spv", module("kb", "")),
+    ];
+    let opts = Options {
+        validation: Validation::Never,
+        ..Options::default()
+    };
+    let out = match process(&inputs, &opts) {
+        Ok(out) => out,
+        Err(e) => panic!("linking the chains: {e}"),
+    };
+    let notes = out.link_report.map(|r| r.notes).unwrap_or_default();
+    assert!(
+        notes.iter().any(|n| n.starts_with(&format!(
+            "{DEPTH} symbol(s) exported by several inputs with the same definition, one copy kept: \"f00000\""
+        ))),
+        "{notes:?}"
+    );
+    let mut bytes = Vec::new();
+    out.module.write_to(&mut bytes).unwrap();
+    let words = common::words(&bytes);
+    let (mut at, mut functions) = (5, 0);
+    while at < words.len() {
+        functions += usize::from(words[at] & 0xffff == 54);
+        at += (words[at] >> 16) as usize;
+    }
+    assert_eq!(functions, DEPTH + 2, "one chain and the two kernels");
+    common::spirv_val(&bytes, "spv1.4", "the linked chains");
+
+    let differing = [
+        Input::from_bytes("a.spv", module("ka", "")),
+        Input::from_bytes("c.spv", module("kc", "OpNop\n")),
+    ];
+    let Err(e) = process(&differing, &opts) else {
+        panic!("chains whose last functions differ linked");
+    };
+    let message = e.to_string();
+    for i in [0, DEPTH - 1] {
+        assert!(
+            message.contains(&format!(
+                "symbol \"f{i:05}\" is exported by a.spv and c.spv"
+            )),
+            "{}",
+            &message[..message.len().min(2000)]
+        );
+    }
+}
