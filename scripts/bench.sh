@@ -25,6 +25,9 @@
 #                                        tool that must look at the bytes)
 #   walker        examples/walker.rs IN OUT  (maps the module, walks its word counts, writes it:
 #                                        the floor of a tool that holds the module, as spec-link does)
+#   stream-floor  examples/stream_floor.rs IN OUT  (reads the module in 1 MiB chunks, walks it,
+#                                        checks each result id once, copies it out inside the
+#                                        kernel: the floor of a streaming tool, which spec-link is not)
 #   pass-through-replacing, native-replacing, cp-replacing
 #                 the same, with OUT left from the previous round (a rebuild: the output is
 #                 replaced, not created; the other tools' OUT is deleted before each run)
@@ -34,8 +37,8 @@
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
 # and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
-# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp, dd
-# and walker.
+# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp, dd,
+# walker and stream-floor.
 # The inputs are labelled "dense" / "sparse" with their marker calls (counted by `spec-link -v` before
 # the runs, saved in bench-data/raw.calls).
 # Wall time: nanosecond clock around `/usr/bin/time -f "%e %M %U %S"` (whose %e has only 10 ms
@@ -80,9 +83,10 @@ if [ "$REPORT_ONLY" = 0 ]; then
   [ -x /usr/bin/time ] || die "/usr/bin/time not found (apt-get install time)"
 
   say "cargo build --release"
-  cargo build --release --quiet --bin spec-link --example walker
+  cargo build --release --quiet --bin spec-link --example walker --example stream_floor
   SPEC_LINK="$REPO/target/release/spec-link"
   WALKER="$REPO/target/release/examples/walker"
+  STREAM_FLOOR="$REPO/target/release/examples/stream_floor"
   # What was built (the tree may change while the benchmark runs).
   BUILT="$(git rev-parse --short HEAD 2>/dev/null || echo '?')"
   [ -z "$(git status --porcelain --untracked-files=no -- src Cargo.toml Cargo.lock 2>/dev/null)" ] ||
@@ -127,6 +131,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
       cp) cmd=(cp "$in" "$out") ;;
       dd) cmd=(dd if="$in" of="$out" bs=1M status=none) ;;
       walker) cmd=("$WALKER" "$in" "$out") ;;
+      stream-floor) cmd=("$STREAM_FLOOR" "$in" "$out") ;;
       native-replacing) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate) ;;
       pass-through-replacing) cmd=("$SPEC_LINK" "$pt" -o "$out" --no-validate) ;;
       cp-replacing) cmd=(cp "$in" "$out") ;;
@@ -174,8 +179,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native native-prop emulation pass-through opt-set opt-freeze cp dd walker pass-through-replacing cp-replacing true)
-  SPARSE_TOOLS=(native native-prop emulation opt-set cp dd walker native-replacing cp-replacing)
+  TOOLS=(native native-prop emulation pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
+  SPARSE_TOOLS=(native native-prop emulation opt-set cp dd walker stream-floor native-replacing cp-replacing)
   for S in $SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
@@ -266,9 +271,9 @@ def ratio(a, b): return a / b if b else float("nan")
 
 singles = [i for i in inputs if not i.startswith("link-")]
 if singles:
-    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module):")
+    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module, and the stream floor, that of a streaming tool):")
     print()
-    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, native --prop, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker |")
+    print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, native --prop, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker; stream-floor / cp |")
     print("|---|---:|---:|---:|---:|---:|---:|")
     for s in singles:
         g = lambda tool: med[(s, tool)]
@@ -285,7 +290,7 @@ if singles:
         print(f"| {label(s)} | {r1:.2f}{mark(r1 >= 20)} ({c1:.2f}) | {r1b:.1f}{mark(r1b <= 2)} ({d1:.1f}) | "
               f"{g2} | " + ", ".join(f"{x:.2f}" for x in r3) + mark(max(r3) <= 2)
               + f" | {r5:.2f}{mark(r5 <= 1.5)} ({c5:.2f}) | "
-              + "; ".join(f"{ratio(g(a)[0], g(b)[0]):.1f}" for a, b in (("walker", "cp"), ("native", "walker"), ("pass-through", "walker")) if (s, a) in med and (s, b) in med) + " |")
+              + "; ".join(f"{ratio(g(a)[0], g(b)[0]):.1f}" if (s, a) in med and (s, b) in med else "–" for a, b in (("walker", "cp"), ("native", "walker"), ("pass-through", "walker"), ("stream-floor", "cp"))) + " |")
     print()
 replacing = [s for s in singles if (s, "cp-replacing") in med]
 if replacing:
