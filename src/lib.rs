@@ -145,6 +145,9 @@ enum InputData {
     Deferred(std::path::PathBuf),
 }
 
+/// Input files smaller than this are read into memory rather than mapped.
+const MAP_MIN_BYTES: u64 = 256 << 10;
+
 impl Input {
     /// An input from its bytes (parsed, and any error reported, by [`process`]).
     pub fn from_bytes(name: impl Into<String>, bytes: Vec<u8>) -> Input {
@@ -228,11 +231,15 @@ impl Input {
         };
         let mut file = std::fs::File::open(path).map_err(io)?;
         let size = file.metadata().map_err(io)?.len();
-        if let Some(module) = Module::map_file(&file) {
-            return module.map_err(|e| Error::InFile {
-                file: name.to_string(),
-                source: Box::new(e),
-            });
+        // A small file is read: mapping it costs more (the mapping, its page faults, the unmap)
+        // than copying it, which matters when a link reads thousands of them.
+        if size >= MAP_MIN_BYTES {
+            if let Some(module) = Module::map_file(&file) {
+                return module.map_err(|e| Error::InFile {
+                    file: name.to_string(),
+                    source: Box::new(e),
+                });
+            }
         }
         match Input::read(name.to_string(), &mut file, Some(size))?.data {
             InputData::Module(m) => Ok(*m),

@@ -27,7 +27,7 @@
 
 use crate::error::{Error, Result};
 use crate::markers::is_marker_name;
-use crate::module::idhash::{IdMap, IdSet};
+use crate::module::idhash::{IdMap, IdSet, IdTable};
 use crate::module::index::{Defs, Index};
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
@@ -145,12 +145,13 @@ struct FirstSeen {
 }
 
 impl FirstSeen {
-    /// The first slot whose `key` equals slot `n`'s, or `None` (and `n` is recorded).
+    /// The first slot whose `key` equals slot `n`'s, or `None` (and `n` is recorded);
+    /// `has_key(m)` tells whether slot `m`'s key is `key`.
     fn first(
         &mut self,
         n: usize,
         key: &[u32],
-        key_of: impl Fn(usize) -> Vec<u32>,
+        mut has_key: impl FnMut(usize) -> bool,
     ) -> Option<usize> {
         use std::hash::BuildHasher;
         let h = crate::module::idhash::IdBuild::default().hash_one(key);
@@ -159,7 +160,7 @@ impl FirstSeen {
                 self.by_hash.insert(h, n as u32);
                 None
             }
-            Some(&m) if key_of(m as usize) == key => Some(m as usize),
+            Some(&m) if has_key(m as usize) => Some(m as usize),
             Some(_) => match self.collided.get(key) {
                 Some(&m) => Some(m as usize),
                 None => {
@@ -304,7 +305,7 @@ impl Insts {
     }
 
     /// Applies the replacements to the ids slot `n` uses (`scratch`: a buffer for the positions).
-    fn resolve_uses(&mut self, n: usize, replace: &IdMap<u32, u32>, scratch: &mut Vec<usize>) {
+    fn resolve_uses(&mut self, n: usize, replace: &Replacements, scratch: &mut Vec<usize>) {
         self.uses(n, scratch);
         let s = self.slots[n];
         let words = &mut self.words[s.start as usize..(s.start + s.len) as usize];
@@ -389,11 +390,37 @@ fn is_dedupable_global(op: u32) -> bool {
         .any(|&o| o as u32 == op)
 }
 
+/// The id replacements of a link, collected by every step and applied once (every operand of
+/// every instruction is looked up here): indexed by id when that costs at most 4 bytes a word of
+/// the module (the bound is sane), hashed otherwise. A replacement may name an id replaced later:
+/// [`resolve`] follows the chain.
+struct Replacements(
+    /// `id + 1` of each replacement (`0`: not replaced), so that an invalid input's id 0 can be
+    /// replaced and be a replacement. Ids are below the bound, a `u32`: `id + 1` does not wrap
+    /// (only an id beyond every bound, `u32::MAX`, would be lost as a replacement).
+    IdTable<u32>,
+);
+
+impl Replacements {
+    fn new(bound: u32, module_words: usize) -> Self {
+        Replacements(IdTable::new(bound, module_words.saturating_mul(4)))
+    }
+
+    fn insert(&mut self, id: u32, to: u32) {
+        *self.0.get_mut(id) = to.wrapping_add(1);
+    }
+
+    #[inline]
+    fn get(&self, id: u32) -> Option<u32> {
+        self.0.get(id).checked_sub(1)
+    }
+}
+
 /// Follows replacement chains to the final id.
-fn resolve(map: &IdMap<u32, u32>, mut id: u32) -> u32 {
+fn resolve(map: &Replacements, mut id: u32) -> u32 {
     for _ in 0..64 {
-        match map.get(&id) {
-            Some(&n) if n != id => id = n,
+        match map.get(id) {
+            Some(n) if n != id => id = n,
             _ => break,
         }
     }
@@ -530,7 +557,7 @@ fn finish(
     // 2. Header-level merges.
     let version = versions.iter().copied().max().unwrap_or((1, 0));
     let crosses_1_4 = version >= (1, 4) && versions.iter().any(|&v| v < (1, 4));
-    let mut replace: IdMap<u32, u32> = IdMap::default();
+    let mut replace = Replacements::new(bound, insts.words.len());
     let mut drop = SlotSet::default();
     let mut seen_caps = IdSet::default();
     let mut seen_exts: IdMap<Vec<u32>, ()> = IdMap::default();
@@ -644,8 +671,9 @@ fn finish(
     // 3. Deduplicate types and constants, in order (operands already replaced).
     // Key: the words with the result id zeroed, then the sorted decorations (targets masked);
     // every part starts with its word count, so the concatenation is unambiguous.
-    let key_of = |insts: &Insts, n: usize| -> Vec<u32> {
-        let mut key = insts.words(n).to_vec();
+    let key_into = |insts: &Insts, n: usize, key: &mut Vec<u32>| {
+        key.clear();
+        key.extend_from_slice(insts.words(n));
         if let Some(rpos) = insts.result_pos(n) {
             key[rpos] = 0;
         }
@@ -654,17 +682,21 @@ fn finish(
                 key.extend_from_slice(d);
             }
         }
-        key
     };
     let mut canon = FirstSeen::default();
+    let (mut key, mut other) = (Vec::new(), Vec::new());
     for n in 0..insts.len() {
         if !is_dedupable(insts, n) {
             continue;
         }
         insts.resolve_uses(n, &replace, &mut scratch);
         let Some(id) = insts.result(n) else { continue };
-        let key = key_of(insts, n);
-        if let Some(first) = canon.first(n, &key, |m| key_of(insts, m)) {
+        key_into(insts, n, &mut key);
+        let has_key = |m: usize| {
+            key_into(insts, m, &mut other);
+            other == key
+        };
+        if let Some(first) = canon.first(n, &key, has_key) {
             if let Some(first_id) = insts.result(first) {
                 replace.insert(id, first_id);
                 drop.insert(n);
@@ -715,7 +747,7 @@ fn finish(
             def_of.insert(r, n);
         }
     }
-    let type_of = |id: u32, replace: &IdMap<u32, u32>| -> Option<u32> {
+    let type_of = |id: u32, replace: &Replacements| -> Option<u32> {
         let n = def_of.get(&id)?;
         let w = insts.words(n);
         let op = w[0] & 0xffff;
@@ -1126,7 +1158,6 @@ fn finish(
     for n in 0..insts.len() {
         insts.resolve_uses(n, &replace, &mut scratch);
     }
-    let replaced: IdSet<u32> = replace.keys().copied().collect();
     // Names and decorations of ids that no longer exist go; identical ones collapse.
     let mut seen_annotations = FirstSeen::default();
     let mut named: IdSet<u32> = IdSet::default();
@@ -1139,12 +1170,12 @@ fn finish(
             Section::DebugName | Section::Annotation => {
                 let target = w.get(1).copied().unwrap_or(0);
                 let original_target_gone =
-                    replaced.contains(&target) || removed_symbols.contains(&target);
+                    replace.get(target).is_some() || removed_symbols.contains(&target);
                 let dup = if sections[n] == Section::DebugName && w[0] & 0xffff == Op::Name as u32 {
                     !named.insert(target)
                 } else {
                     seen_annotations
-                        .first(n, w, |m| insts.words(m).to_vec())
+                        .first(n, w, |m| insts.words(m) == w)
                         .is_some()
                 };
                 if original_target_gone || dup {
@@ -1189,7 +1220,6 @@ fn finish(
     // Memory: only the arena and the drop marks are needed to assemble.
     std::mem::drop((
         replace,
-        replaced,
         seen_annotations,
         named,
         def_of,
@@ -1240,7 +1270,7 @@ fn finish(
 }
 
 /// Looks up the (replaced) type of a symbol.
-type TypeOf<'a> = dyn Fn(u32, &IdMap<u32, u32>) -> Option<u32> + 'a;
+type TypeOf<'a> = dyn Fn(u32, &Replacements) -> Option<u32> + 'a;
 
 /// A linkage decoration: the symbol's id, its input, its kind (0 Export, 1 Import, 2
 /// LinkOnceODR) and the decoration instruction.
@@ -1260,7 +1290,7 @@ struct Sym {
 fn same_definition(
     insts: &Insts,
     def_of: &Defs,
-    replace: &IdMap<u32, u32>,
+    replace: &Replacements,
     group_of: &IdMap<u32, usize>,
     a: u32,
     b: u32,
@@ -1367,7 +1397,7 @@ enum Comparison {
 fn merge_same_type_imports(
     imports: &[&Sym],
     type_of: &TypeOf,
-    replace: &mut IdMap<u32, u32>,
+    replace: &mut Replacements,
     removed: &mut IdSet<u32>,
     drop: &mut SlotSet,
 ) {
@@ -1404,7 +1434,7 @@ fn model_name(w: &[u32]) -> String {
 fn same_storage_pointers(
     insts: &Insts,
     def_of: &Defs,
-    replace: &IdMap<u32, u32>,
+    replace: &Replacements,
     a: u32,
     b: u32,
 ) -> bool {
@@ -1424,7 +1454,7 @@ fn same_storage_pointers(
 fn differ_only_in_pointees(
     insts: &Insts,
     def_of: &Defs,
-    replace: &IdMap<u32, u32>,
+    replace: &Replacements,
     a: u32,
     b: u32,
 ) -> bool {
@@ -1449,7 +1479,7 @@ fn differ_only_in_pointees(
 fn describe_type(
     insts: &Insts,
     def_of: &Defs,
-    replace: &IdMap<u32, u32>,
+    replace: &Replacements,
     ty: Option<u32>,
 ) -> String {
     /// Longest spelling (then "…"): members are shared, so a spelling could grow exponentially.
@@ -1457,7 +1487,7 @@ fn describe_type(
     fn go(
         insts: &Insts,
         def_of: &Defs,
-        replace: &IdMap<u32, u32>,
+        replace: &Replacements,
         id: u32,
         depth: usize,
         out: &mut String,
