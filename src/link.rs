@@ -1476,12 +1476,7 @@ fn differ_only_in_pointees(
 }
 
 /// A readable spelling of a type of the linked module, for messages.
-fn describe_type(
-    insts: &Insts,
-    def_of: &Defs,
-    replace: &Replacements,
-    ty: Option<u32>,
-) -> String {
+fn describe_type(insts: &Insts, def_of: &Defs, replace: &Replacements, ty: Option<u32>) -> String {
     /// Longest spelling (then "…"): members are shared, so a spelling could grow exponentially.
     const MAX_LEN: usize = 1024;
     fn go(
