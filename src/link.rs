@@ -27,7 +27,7 @@
 
 use crate::error::{Error, Result};
 use crate::markers::is_marker_name;
-use crate::module::idhash::{IdMap, IdSet, IdTable};
+use crate::module::idhash::{IdBits, IdMap, IdSet, IdTable};
 use crate::module::index::{Defs, Index};
 use crate::module::{inst, Module, MAGIC};
 use crate::specmap::ITT_SPEC_ID;
@@ -650,14 +650,16 @@ fn finish(
                 || is_scalar_spec_constant(op)
                     && insts.result(n).is_some_and(|r| itt_flags.contains(&r)))
     };
-    let dedupable: IdSet<u32> = (0..insts.len())
-        .filter(|&n| is_dedupable(insts, n))
-        .filter_map(|n| insts.result(n))
-        .collect();
+    let mut dedupable = IdBits::new(bound, insts.words.len());
+    for n in 0..insts.len() {
+        if let Some(id) = insts.result(n).filter(|_| is_dedupable(insts, n)) {
+            dedupable.insert(id);
+        }
+    }
     let mut decorations_of: IdMap<u32, Vec<Vec<u32>>> = IdMap::default();
     for n in 0..insts.len() {
         let w = insts.words(n);
-        if sections[n] == Section::Annotation && w.len() > 1 && dedupable.contains(&w[1]) {
+        if sections[n] == Section::Annotation && w.len() > 1 && dedupable.contains(w[1]) {
             let mut d = w.to_vec();
             let target = d[1];
             d[1] = 0;
