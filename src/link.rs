@@ -1210,7 +1210,7 @@ fn finish(
     // its call tree uses, and linking can extend that tree into another input's functions (and
     // their variables). Interfaces are only extended: a variable listed stays listed.
     if version >= (1, 4) {
-        rewrite_interfaces(insts, sections, &drop)?;
+        rewrite_interfaces(insts, sections, &drop, bound)?;
         if crosses_1_4 {
             report.notes.push(format!(
                 "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
@@ -1612,18 +1612,26 @@ fn function_is_declaration(insts: &Insts, sections: &[Section]) -> Vec<bool> {
 
 /// Under SPIR-V 1.4, an entry point's interface lists every global variable (other than
 /// `Function` storage) that its call tree uses.
-fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -> Result<()> {
+fn rewrite_interfaces(
+    insts: &mut Insts,
+    sections: &[Section],
+    drop: &SlotSet,
+    bound: u32,
+) -> Result<()> {
     let mut scratch: Vec<usize> = Vec::new();
-    let globals: IdSet<u32> = (0..insts.len())
-        .filter(|&n| {
-            let w = insts.words(n);
-            sections[n] == Section::Global
-                && !drop.contains(&n)
-                && w[0] & 0xffff == Op::Variable as u32
-                && w.get(3) != Some(&(StorageClass::Function as u32))
-        })
-        .filter_map(|n| insts.result(n))
-        .collect();
+    let mut globals = IdBits::new(bound, insts.words.len());
+    for n in 0..insts.len() {
+        let w = insts.words(n);
+        if sections[n] == Section::Global
+            && !drop.contains(&n)
+            && w[0] & 0xffff == Op::Variable as u32
+            && w.get(3) != Some(&(StorageClass::Function as u32))
+        {
+            if let Some(id) = insts.result(n) {
+                globals.insert(id);
+            }
+        }
+    }
     // Per function: globals used and functions called.
     let mut uses: IdMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = IdMap::default();
     let mut current = None;
@@ -1641,7 +1649,7 @@ fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -
         insts.uses(n, &mut scratch);
         for &p in &scratch {
             let id = w[p];
-            if globals.contains(&id) {
+            if globals.contains(id) {
                 entry.0.insert(id);
             }
         }
@@ -1674,11 +1682,8 @@ fn rewrite_interfaces(insts: &mut Insts, sections: &[Section], drop: &SlotSet) -
         }
         let mut new: Vec<u32> = w[..head_len].to_vec();
         let mut listed: Vec<u32> = w[head_len..].to_vec();
-        for v in vars {
-            if !listed.contains(&v) {
-                listed.push(v);
-            }
-        }
+        let already: IdSet<u32> = listed.iter().copied().collect();
+        listed.extend(vars.into_iter().filter(|v| !already.contains(v)));
         let first_use = new.len();
         new.extend(listed);
         new[0] = inst::head(Op::EntryPoint, new.len());

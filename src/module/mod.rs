@@ -154,7 +154,11 @@ impl Module {
     ) -> std::io::Result<Result<Module>> {
         let cap = size_hint.map_or(0, |n| (n / 4).min(1 << 30) as usize);
         let mut words: Vec<u32> = Vec::with_capacity(cap);
-        let mut buf = vec![0u8; 1 << 16];
+        // A small input needs no 64 KiB buffer (zeroing one per file shows when linking
+        // thousands); any size above 3 bytes works.
+        let buf_len =
+            size_hint.map_or(1 << 16, |n| n.saturating_add(4).clamp(64, 1 << 16) as usize);
+        let mut buf = vec![0u8; buf_len];
         let mut have = 0usize; // bytes in buf
         let mut total = 0u64;
         loop {
