@@ -411,6 +411,28 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
             f(1);
             return true;
         }
+        // OpSource: language, version, [file (an OpString id), [source string]]
+        3 if (3..=4).contains(&n) && spirv::SourceLanguage::from_u32(words[1]).is_some() => {
+            if n == 4 {
+                f(3);
+            }
+            return true;
+        }
+        3 if n >= 5
+            && spirv::SourceLanguage::from_u32(words[1]).is_some()
+            && string_len(&words[4..]) == Some(n - 4) =>
+        {
+            f(3);
+            return true;
+        }
+        // OpEntryPoint: execution model, function, name, interface ids
+        15 if n >= 4 && spirv::ExecutionModel::from_u32(words[1]).is_some() => {
+            if let Some(len) = string_len(&words[3..]) {
+                f(2);
+                (3 + len..n).for_each(&mut *f);
+                return true;
+            }
+        }
         // OpDecorate: target, then a core decoration whose parameters are all literals
         71 if n >= 3 && decoration_literals_fit(words) => {
             f(1);
@@ -441,17 +463,19 @@ fn decoration_literals_fit(words: &[u32]) -> bool {
 }
 
 /// Whether `decoration` is a core one whose parameters are literals only (0..=45 but
-/// `UniformId`, 12 is unassigned) and `parameters` are exactly such parameters. (`false` for
+/// `UniformId`, 12 is unassigned; 4469, 4470) and `parameters` are exactly such parameters. (`false` for
 /// any other: the grammar then tells.)
 pub fn decoration_parameters_are_literals(decoration: u32, parameters: &[u32]) -> bool {
     let n = parameters.len();
     match decoration {
-        // no parameter
-        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 => n == 0,
+        // no parameter (4469, 4470: NoSignedWrap, NoUnsignedWrap, on every integer operation of
+        // an LLVM-translated module)
+        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 | 4469 | 4470 => n == 0,
         // one number
         1 | 6 | 7 | 29..=37 | 43..=45 => n == 1,
-        // one enumerant the grammar knows (FuncParamAttr, FPRoundingMode, FPFastMathMode bits);
-        // BuiltIn is left to the grammar (many values, few decorations)
+        // one enumerant the grammar knows (BuiltIn, FuncParamAttr, FPRoundingMode, FPFastMathMode
+        // bits)
+        11 => n == 1 && spirv::BuiltIn::from_u32(parameters[0]).is_some(),
         38 => n == 1 && parameters[0] <= 7,
         39 => n == 1 && parameters[0] <= 3,
         40 => n == 1 && parameters[0] & !0x1f == 0,
@@ -662,7 +686,7 @@ mod tests {
     /// The allocation-free layouts of `visit_use_positions` agree with rspirv's grammar.
     #[test]
     fn fast_layouts_agree_with_the_grammar() {
-        let cases: Vec<Vec<u32>> = vec![
+        let mut cases: Vec<Vec<u32>> = vec![
             vec![head(Op::Load, 4), 1, 2, 3],
             vec![head(Op::Load, 6), 1, 2, 3, 2, 4], // Aligned 4
             vec![head(Op::Store, 3), 1, 2],
@@ -737,6 +761,25 @@ mod tests {
                 0,
             ],
         ];
+        let glsl = u32::from_le_bytes(*b"a.cl");
+        cases.extend([
+            vec![head(Op::Source, 3), 3, 200000],
+            vec![head(Op::Source, 4), 4, 100, 7],
+            vec![head(Op::Source, 6), 3, 102000, 7, glsl, 0],
+            vec![head(Op::EntryPoint, 4), 6, 5, 0],
+            vec![head(Op::EntryPoint, 7), 6, 5, glsl, 0, 8, 9],
+            vec![
+                head(Op::EntryPoint, 6),
+                6,
+                5,
+                u32::from_le_bytes(*b"k\0\0\0"),
+                8,
+                9,
+            ],
+            vec![head(Op::Decorate, 4), 1, 11, 28],
+            vec![head(Op::Decorate, 3), 1, 4469],
+            vec![head(Op::Decorate, 3), 1, 4470],
+        ]);
         for w in cases {
             let mut fast = Vec::new();
             assert!(
@@ -757,7 +800,7 @@ mod tests {
         // Every decoration and length: where the fast layout answers, the grammar agrees; every
         // decoration it covers is covered at the length the grammar decodes.
         let mut covered = BTreeSet::new();
-        for dec in 0..=50u32 {
+        for dec in (0..=50u32).chain([4469, 4470, 4471]) {
             for n in 3..=6 {
                 for value in [0, 2, 3, 7, 8, 0x20, 0x6161_6161] {
                     // LinkageAttributes: a string ending in the word before the last
@@ -781,7 +824,10 @@ mod tests {
                 }
             }
         }
-        let expected: BTreeSet<u32> = (0..=45).filter(|d| ![11, 12, 27].contains(d)).collect();
+        let expected: BTreeSet<u32> = (0..=45)
+            .filter(|d| ![12, 27].contains(d))
+            .chain([4469, 4470])
+            .collect();
         assert_eq!(covered, expected);
     }
 }
