@@ -65,16 +65,15 @@ pub fn string_len(words: &[u32]) -> Option<usize> {
 /// Reads a literal string starting at `words[0]`; returns the bytes (without NUL) and the number of
 /// words it occupies, or `None` when no NUL terminates it inside `words`.
 pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
-    let mut out = Vec::new();
-    for (i, w) in words.iter().enumerate() {
-        for b in w.to_le_bytes() {
-            if b == 0 {
-                return Some((out, i + 1));
-            }
-            out.push(b);
-        }
+    let len = string_len(words)?;
+    let mut out = Vec::with_capacity(len * 4);
+    for w in &words[..len] {
+        out.extend_from_slice(&w.to_le_bytes());
     }
-    None
+    // The nul is in the last word.
+    let nul = out[(len - 1) * 4..].iter().position(|&b| b == 0)?;
+    out.truncate((len - 1) * 4 + nul);
+    Some((out, len))
 }
 
 /// `(has result type, has result id)` of an opcode, from rspirv's grammar; `None` if unknown.
