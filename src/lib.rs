@@ -192,10 +192,10 @@ impl Input {
     }
 
     /// Opens a module file: mapped rather than read when the file is a little-endian module on a
-    /// little-endian host ([`Module::map_file`]), read otherwise; with `lazily`, only its prefix
-    /// is looked at (in the mapping, or read as [`Input::read_lazily`] does): a module without
-    /// markers is then neither split nor indexed, and [`ModuleOutput::write_to_file`] has the
-    /// kernel copy it.
+    /// little-endian host ([`Module::map_file`]; without `lazily`, only from 256 KiB up: a small
+    /// file is cheaper to read), read otherwise; with `lazily`, only its prefix is looked at (in
+    /// the mapping, or read as [`Input::read_lazily`] does): a module without markers is then
+    /// neither split nor indexed, and [`ModuleOutput::write_to_file`] has the kernel copy it.
     pub fn open(path: &std::path::Path, lazily: bool) -> Result<Input> {
         let name = path.display().to_string();
         let io = |e| Error::Io {
