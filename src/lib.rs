@@ -145,7 +145,8 @@ enum InputData {
     Deferred(std::path::PathBuf),
 }
 
-/// Input files smaller than this are read into memory rather than mapped.
+/// Input files smaller than this are read into memory rather than mapped (when read whole, not
+/// lazily: see [`Input::open`]).
 const MAP_MIN_BYTES: u64 = 256 << 10;
 
 impl Input {

@@ -411,17 +411,13 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
             return true;
         }
         // OpSource: language, version, [file (an OpString id), [source string]]
-        3 if (3..=4).contains(&n) && spirv::SourceLanguage::from_u32(words[1]).is_some() => {
-            if n == 4 {
+        3 if n >= 3
+            && spirv::SourceLanguage::from_u32(words[1]).is_some()
+            && (n <= 4 || string_len(&words[4..]) == Some(n - 4)) =>
+        {
+            if n >= 4 {
                 f(3);
             }
-            return true;
-        }
-        3 if n >= 5
-            && spirv::SourceLanguage::from_u32(words[1]).is_some()
-            && string_len(&words[4..]) == Some(n - 4) =>
-        {
-            f(3);
             return true;
         }
         // OpEntryPoint: execution model, function, name, interface ids
@@ -455,8 +451,8 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
     false
 }
 
-/// Whether `OpDecorate`'s decoration is a core one whose parameters are literals only (0..=45
-/// but `UniformId`, 12 is unassigned) and they fill the instruction exactly.
+/// Whether `OpDecorate`'s decoration is one whose parameters are literals only (see
+/// [`decoration_parameters_are_literals`]) and they fill the instruction exactly.
 fn decoration_literals_fit(words: &[u32]) -> bool {
     decoration_parameters_are_literals(words[2], &words[3..])
 }
