@@ -6,8 +6,8 @@
 //! - `testdata/*/input.spvasm` and `testdata/*/inputs/*.spvasm`, assembled with `spirv-as`
 //!   (`--target-env spv1.4`, or the `; target-env: <env>` header line, as the tests do); skipped with
 //!   a warning when `spirv-as` is missing;
-//! - the DPC++ fixtures `image0.input.spv` (`$SPEC_LINK_FIXTURES`, else `../../shared/fixtures/dpcpp`
-//!   relative to this folder, i.e. `../shared/fixtures/dpcpp` beside the repository), when present.
+//! - the DPC++ fixtures `image0.input.spv` (`$SPEC_LINK_FIXTURES`, else `../testdata/dpcpp-fixtures`
+//!   relative to this folder), when present.
 //!
 //! Seeds are sorted by name so that a seed index means the same module on every build of the same
 //! tree (the `fuzz-tool materialize` command turns a `mutate` input into the module it stands for,
@@ -86,7 +86,7 @@ fn main() {
     }
     let fixtures = std::env::var_os("SPEC_LINK_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| here.join("../../shared/fixtures/dpcpp"));
+        .unwrap_or_else(|| here.join("../testdata/dpcpp-fixtures"));
     if fixtures.is_dir() {
         println!("cargo:rerun-if-changed={}", fixtures.display());
         for case in sorted_dir(&fixtures) {

@@ -115,7 +115,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
   : > "$RAW"
   CALLS="$DATA/raw.calls"   # input marker_calls
   : > "$CALLS"
-  VERSION_ENV="spv$(python3 "$REPO/scripts/gen_bench.py" --print-version /work/shared/fixtures/dpcpp/types/image0.input.spvasm 2>/dev/null || echo 1.4)"
+  VERSION_ENV="spv$(python3 "$REPO/scripts/gen_bench.py" --print-version $REPO/testdata/dpcpp-fixtures/types/image0.input.spvasm 2>/dev/null || echo 1.4)"
 
   # run_tool TOOL IN PT OUT: one run; prints "wall_ns rss_kb cpu_s"
   run_tool() {

@@ -27,7 +27,7 @@ set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 OUT="$REPO/bench-data"
-FIXTURES=/work/shared/fixtures/dpcpp
+FIXTURES="$REPO/testdata/dpcpp-fixtures"
 SIZES="10 50 100"
 FIXTURE=types
 LINK=1

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Regenerates testdata/clang-<case>/input.spv from testdata/clang-<case>/source.cl with Debian's
-# clang-15 and llvm-spirv-15 (no SYCL compiler involved; see ../shared/docs/toolchain.md,
+# clang-15 and llvm-spirv-15 (no SYCL compiler involved; see docs/reference/toolchain.md,
 # "Making SYCL-like input SPIR-V without a SYCL compiler"). Every other <name>.cl of a case
 # (multi-module cases such as clang-link: a.cl, b.cl, single.cl) becomes <name>.spv beside it.
 #

@@ -14,7 +14,7 @@
 # gives the compiler arguments (default: none, i.e. -O2 and the default split). A case without
 # source.cpp is a variant of another: its file `variant` holds that case's name and the compiler
 # arguments, on one line (`vec3half -O0`). Symbolic IDs are
-# made with -fsycl-unique-prefix=uid0123456789abcdef, as in ../shared/fixtures/dpcpp.
+# made with -fsycl-unique-prefix=uid0123456789abcdef, as in testdata/dpcpp-fixtures.
 # Per device image N it writes, as the shared fixtures have them:
 #   imageN.input.spv             the front end's image after post-link: marker calls not lowered
 #   imageN.dpcpp-native.spv      the same after DPC++'s SpecConstantsPass (native) + translator

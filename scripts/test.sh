@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs every test of spec-link: unit, golden (testdata/), DPC++ acceptance cases, DPC++ fixtures
-# (../shared/fixtures/dpcpp or $SPEC_LINK_FIXTURES), CLI and bad input, and execution on the Intel
+# (testdata/dpcpp-fixtures, or $SPEC_LINK_FIXTURES), CLI and bad input, and execution on the Intel
 # CPU OpenCL runtime. Needs what scripts/setup.sh installs; a missing tool fails the tests that
 # need it, naming the tool. Tests of features not implemented yet are marked #[ignore] with the
 # reason, and cargo lists them as ignored (never as passed).

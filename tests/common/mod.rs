@@ -61,11 +61,12 @@ pub fn repo() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// The DPC++ fixtures: `$SPEC_LINK_FIXTURES`, else `../shared/fixtures/dpcpp` beside the repo.
+/// The three DPC++ fixture images (`testdata/dpcpp-fixtures`, see its README for where they come
+/// from), or `$SPEC_LINK_FIXTURES` when set.
 pub fn fixtures() -> PathBuf {
     let p = std::env::var_os("SPEC_LINK_FIXTURES")
         .map(PathBuf::from)
-        .unwrap_or_else(|| repo().join("../shared/fixtures/dpcpp"));
+        .unwrap_or_else(|| repo().join("testdata/dpcpp-fixtures"));
     assert!(
         p.is_dir(),
         "DPC++ fixtures not found at {} (set SPEC_LINK_FIXTURES)",
