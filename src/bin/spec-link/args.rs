@@ -1,0 +1,146 @@
+//! The command line: clap definitions and their translation into [`spec_link::Options`].
+
+use clap::{Parser, ValueEnum};
+use std::path::PathBuf;
+
+const EXAMPLES: &str = "\
+Examples:
+  spec-link kernels.spv -o kernels.lowered.spv
+      lower every spec-constant marker to OpSpecConstant + SpecId
+  spec-link in.spv -o out.spv --prop out.prop --json out.json
+      also write DPC++'s .prop property sets and the JSON sidecar
+  cat in.spv | spec-link - -o - > out.spv
+      read standard input, write standard output
+  spec-link kernel.spv 'lib/*.spv' -o out.spv --prop out.prop
+      link the kernel module with every module in lib/ (sorted), then lower
+  spec-link in.spv -o out.spv --spec-const emulation --json out.json
+      lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
+  spec-link in.spv -o out.spv --validate --target-env spv1.4
+      fail unless spirv-val accepts the output in that environment
+
+Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Mode {
+    /// OpSpecConstant* + SpecId decorations (SPIR-V JIT targets)
+    Native,
+    /// loads from a spec-constant buffer passed to each kernel (AOT targets)
+    Emulation,
+    /// the default values as ordinary constants (no spec constants left)
+    DefaultValues,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Layout {
+    /// each constant at the next multiple of its alignment (DPC++)
+    Aligned,
+    /// no padding between constants; loads use Aligned 1
+    Packed,
+}
+
+#[derive(Clone, Copy, Debug, ValueEnum)]
+pub(crate) enum Order {
+    /// in order of first use: functions in module order, calls in order
+    FirstUse,
+    /// as DPC++ numbers them: marker declarations in module order, each one's calls last first
+    /// (on the DPC++ 2026.2 images in testdata/dpcpp, the property sets are then DPC++'s byte for
+    /// byte)
+    Dpcpp,
+}
+
+/// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
+/// property sets.
+///
+/// Links the input modules (several inputs), finds every call to
+/// __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue, numbers the
+/// spec constants, replaces each call — with OpSpecConstant*/OpSpecConstantComposite (native), a
+/// load from a spec-constant buffer passed to the kernel (emulation) or its default value
+/// (default-values) — removes the markers and the globals they used, and describes the result in
+/// DPC++'s [SYCL/specialization constants] property sets.
+#[derive(Parser, Debug)]
+#[command(name = "spec-link", version, after_help = EXAMPLES)]
+pub(crate) struct Cli {
+    /// SPIR-V modules to read: files, '-' (standard input), or glob patterns that spec-link
+    /// expands itself (sorted; a pattern matching nothing is an error; an existing file whose
+    /// name holds '*', '?' or '[' is read as it is). Several modules are linked into one before
+    /// lowering.
+    #[arg(required = true, value_name = "INPUT")]
+    pub(crate) inputs: Vec<String>,
+
+    /// Output module ('-' = standard output). Written to a temporary file renamed into place on
+    /// success; an existing non-regular file (/dev/null, a FIFO) is written in place. May be the
+    /// input (lowered in place); no other output may name the same file
+    #[arg(short, long, value_name = "FILE", value_parser = clap::builder::NonEmptyStringValueParser::new())]
+    pub(crate) output: String,
+
+    /// How to lower spec constants
+    #[arg(
+        long = "spec-const",
+        value_enum,
+        default_value = "native",
+        value_name = "MODE"
+    )]
+    pub(crate) spec_const: Mode,
+
+    /// Layout of the emulation buffer (emulation and default-values modes)
+    #[arg(long, value_enum, default_value = "aligned", value_name = "LAYOUT")]
+    pub(crate) emulation_layout: Layout,
+
+    /// Order in which new spec constants get their SpecIds (and their places in the emulation
+    /// buffer). The runtime reads both from the property sets, so either order works
+    #[arg(long, value_enum, default_value = "first-use", value_name = "ORDER")]
+    pub(crate) spec_id_order: Order,
+
+    /// Linking: keep imports no input exports (listed in the JSON sidecar). Imports of built-in variables (`BuiltIn`-decorated) are never unresolved; with this option they also keep their Import
+    #[arg(long)]
+    pub(crate) allow_partial: bool,
+
+    /// Linking: keep exports (the output is a library)
+    #[arg(long)]
+    pub(crate) create_library: bool,
+
+    /// Linking: give the later input's SpecIds that collide with an earlier input's fresh
+    /// numbers (listed in the JSON sidecar) instead of failing
+    #[arg(long)]
+    pub(crate) renumber_spec_ids: bool,
+
+    /// Write the property sets in DPC++ .prop text format
+    #[arg(long, value_name = "FILE")]
+    pub(crate) prop: Option<PathBuf>,
+
+    /// Write the JSON sidecar (format spec-link-sidecar/1)
+    #[arg(long, value_name = "FILE")]
+    pub(crate) json: Option<PathBuf>,
+
+    /// Validate the output with spirv-val; fail if spirv-val is missing
+    /// [default: validate when spirv-val is on PATH]. An output that fails is an error (exit 1,
+    /// nothing written) unless the input fails the same way — also once the instructions
+    /// spec-link removed, where spirv-val stops in the input, are set aside — or spirv-val cannot
+    /// read the input: then it is written with a warning ($SPEC_LINK_SPIRV_VAL names another
+    /// validator, which must then run, --validate or not)
+    #[arg(long, conflicts_with = "no_validate")]
+    pub(crate) validate: bool,
+
+    /// Do not run spirv-val on the output
+    #[arg(long)]
+    pub(crate) no_validate: bool,
+
+    /// Index and search the module even when nothing in it names a marker (by default such a
+    /// module is copied to the output unindexed, its instruction boundaries checked on the way):
+    /// a malformed module is then reported; a valid one gives the same bytes
+    #[arg(long)]
+    pub(crate) no_pass_through: bool,
+
+    /// Target environment for spirv-val (e.g. opencl2.2, spv1.4)
+    /// [default: opencl2.2 for SPIR-V <= 1.2 Kernel modules, else spv<version>]
+    #[arg(long, value_name = "ENV")]
+    pub(crate) target_env: Option<String>,
+
+    /// Print nothing but errors
+    #[arg(short, long, conflicts_with = "verbose")]
+    pub(crate) quiet: bool,
+
+    /// Print what was found and done
+    #[arg(short, long)]
+    pub(crate) verbose: bool,
+}
