@@ -84,6 +84,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
 
   say "cargo build --release"
   cargo build --release --quiet --bin spec-link --example walker --example stream_floor
+  # The per-stage harness (benches/stages.rs, `cargo bench`) builds here, not in the tests.
+  cargo bench --locked --no-run --quiet
   SPEC_LINK="$REPO/target/release/spec-link"
   WALKER="$REPO/target/release/examples/walker"
   STREAM_FLOOR="$REPO/target/release/examples/stream_floor"
