@@ -877,8 +877,8 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
     );
 }
 
-/// An output naming a directory fails before any output is renamed into place (it used to
-/// fail at its own rename, after `-o`'s file was already there).
+/// An output naming a directory fails before any output is renamed into place (failing at its
+/// own rename would leave `-o`'s file already there).
 #[test]
 fn an_output_that_is_a_directory_fails_before_anything_is_written() {
     let dir = tmpdir("dir-output");
