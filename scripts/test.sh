@@ -8,3 +8,5 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 cargo test --locked --lib --bins --tests
+# The README's and the crate docs' Rust examples.
+cargo test --locked --doc

@@ -916,3 +916,8 @@ fn validate_output(
     }
     Ok(Some(env))
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;
