@@ -104,7 +104,7 @@ fn bitcast_calls(state: &mut State, call: &AdaptedCall) -> Result<()> {
     for n in 0..state.insts.len() {
         let w = state.insts.words(n).to_vec();
         if state.sections[n] != Section::Function
-            || w[0] & 0xffff != Op::FunctionCall as u32
+            || !inst::is(&w, Op::FunctionCall)
             || w.get(3) != Some(&call.import)
         {
             continue;

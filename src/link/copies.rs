@@ -16,6 +16,7 @@
 use super::state::{resolve, State};
 use super::symbols::{Sym, EXPORT};
 use crate::module::idhash::IdMap;
+use crate::module::inst;
 use spirv::Op;
 use std::collections::{BTreeMap, VecDeque};
 
@@ -108,7 +109,7 @@ fn same_definition(state: &State, group_of: &IdMap<u32, usize>, a: u32, b: u32) 
     };
     // The slots of a definition: the variable's, or OpFunction … OpFunctionEnd.
     let slots = |n: usize| -> Option<Vec<usize>> {
-        let op = insts.words(n)[0] & 0xffff;
+        let op = inst::opcode(insts.words(n));
         if op == Op::Variable as u32 {
             return Some(vec![n]);
         }
@@ -118,7 +119,7 @@ fn same_definition(state: &State, group_of: &IdMap<u32, usize>, a: u32, b: u32) 
         let mut v = Vec::new();
         for m in n..insts.len() {
             v.push(m);
-            if insts.words(m)[0] & 0xffff == Op::FunctionEnd as u32 {
+            if inst::is(insts.words(m), Op::FunctionEnd) {
                 return Some(v);
             }
         }

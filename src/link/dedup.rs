@@ -19,6 +19,7 @@
 use super::state::{is_decoration, FirstSeen, Insts, State};
 use crate::module::assemble::Section;
 use crate::module::idhash::{IdBits, IdMap, IdSet};
+use crate::module::inst;
 use crate::specmap::ITT_SPEC_ID;
 use spirv::{Decoration, Op};
 
@@ -39,7 +40,7 @@ pub(super) fn deduplicate_types_and_constants(state: &mut State) {
         .map(|w| w[1])
         .collect();
     let is_candidate = |insts: &Insts, n: usize| {
-        let op = insts.words(n)[0] & 0xffff;
+        let op = inst::opcode(insts.words(n));
         sections[n] == Section::Global
             && (is_dedupable_global(op)
                 || is_scalar_spec_constant(op)

@@ -40,7 +40,7 @@ pub(super) fn add_input(linker: &mut Linker, input: &LinkInput) -> Result<()> {
         let Some(w) = input.module.inst(i) else {
             continue;
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         // The positions, decoded as `Insts` recomputes them (the index only for the two
         // instructions that need more than their words).
         uses.clear();

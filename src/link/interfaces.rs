@@ -54,7 +54,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
         let w = insts.words(n);
         if sections[n] == Section::Global
             && !drop.contains(&n)
-            && w[0] & 0xffff == Op::Variable as u32
+            && inst::is(w, Op::Variable)
             && w.get(3) != Some(&(StorageClass::Function as u32))
         {
             if let Some(id) = insts.result(n) {
@@ -70,7 +70,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
             continue;
         }
         let w = insts.words(n);
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if op == Op::Function as u32 {
             current = insts.result(n);
         }
@@ -127,6 +127,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
 mod tests {
     use super::super::testing::{linked, named, state_of, TestResult, KERNEL_CALLING_G};
     use super::super::LinkOptions;
+    use crate::module::inst;
     use crate::module::Module;
 
     /// `g` stores to the global `v`, exported.
@@ -161,7 +162,7 @@ OpFunctionEnd
         let out = Module::from_words(words, false)?;
         let entry = (0..out.len())
             .filter_map(|i| out.inst(i))
-            .find(|w| w[0] & 0xffff == spirv::Op::EntryPoint as u32)
+            .find(|w| inst::is(w, spirv::Op::EntryPoint))
             .ok_or("no entry point")?;
         // OpEntryPoint Kernel %k "k" %v
         assert_eq!(entry.len(), 5);

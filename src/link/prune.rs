@@ -17,6 +17,7 @@
 use super::state::{FirstSeen, State};
 use crate::module::assemble::Section;
 use crate::module::idhash::IdSet;
+use crate::module::inst;
 use spirv::{Capability, Decoration, Op};
 
 /// Applies the replacements and drops stale names, decorations and the `Linkage` capability
@@ -53,7 +54,7 @@ fn drop_stale_names_and_annotations(state: &mut State) {
         let w = insts.words(n);
         let target = w.get(1).copied().unwrap_or(0);
         let target_gone = replace.get(target).is_some() || removed_symbols.contains(&target);
-        let dup = if section == Section::DebugName && w[0] & 0xffff == Op::Name as u32 {
+        let dup = if section == Section::DebugName && inst::is(w, Op::Name) {
             !named.insert(target)
         } else {
             seen_annotations
@@ -77,7 +78,7 @@ fn drop_linkage_capability_if_unused(state: &mut State) {
     let linkage_left = (0..insts.len()).any(|n| {
         !drop.contains(&n)
             && sections[n] == Section::Annotation
-            && insts.words(n)[0] & 0xffff == Op::Decorate as u32
+            && inst::is(insts.words(n), Op::Decorate)
             && insts.words(n).get(2) == Some(&(Decoration::LinkageAttributes as u32))
     });
     if linkage_left {

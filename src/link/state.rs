@@ -120,7 +120,7 @@ pub(super) struct AdaptedVariable {
 
 /// Whether `w` is `OpDecorate <target> <d> <operand>…` (at least one operand).
 pub(super) fn is_decoration(w: &[u32], d: Decoration) -> bool {
-    w[0] & 0xffff == Op::Decorate as u32 && w.len() > 3 && w[2] == d as u32
+    inst::is(w, Op::Decorate) && w.len() > 3 && w[2] == d as u32
 }
 
 /// The instructions of every input, ids already shifted into the output's range, in one word
@@ -281,7 +281,7 @@ impl Insts {
 
     /// Position of the result id of the (first) instruction of slot `n`.
     pub(super) fn result_pos(&self, n: usize) -> Option<usize> {
-        let op = self.words(n)[0] & 0xffff;
+        let op = inst::opcode(self.words(n));
         inst::result_info(op).and_then(|(t, r)| r.then_some(if t { 2 } else { 1 }))
     }
 
@@ -335,7 +335,7 @@ impl Insts {
         decoded: bool,
     ) -> Result<usize> {
         let n = self.slots.len();
-        let op = words[0] & 0xffff;
+        let op = inst::opcode(words);
         let recomputable = decoded && op != Op::ExtInst as u32 && op != Op::Switch as u32;
         let slot = self.store(n, words, uses, recomputable)?;
         if self

@@ -328,12 +328,12 @@ fn remove_resolved_definitions(state: &mut State) {
     } = state;
     let mut n = 0;
     while n < insts.len() {
-        let op = insts.words(n)[0] & 0xffff;
+        let op = inst::opcode(insts.words(n));
         if let Some(r) = insts.result(n) {
             if removed_symbols.contains(&r) {
                 if op == Op::Function as u32 {
                     while n < insts.len() {
-                        let end = insts.words(n)[0] & 0xffff == Op::FunctionEnd as u32;
+                        let end = inst::is(insts.words(n), Op::FunctionEnd);
                         if let Some(p) = insts.result(n) {
                             removed_symbols.insert(p);
                         }

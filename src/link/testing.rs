@@ -5,6 +5,7 @@
 use super::state::State;
 use super::{LinkInput, Linker};
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::Module;
 use spirv::Op;
 use std::io::Write;
@@ -149,7 +150,7 @@ pub(super) fn kept(state: &State, op: Op) -> Vec<Vec<u32>> {
     (0..state.insts.len())
         .filter(|&n| !state.drop.contains(&n))
         .map(|n| state.insts.words(n))
-        .filter(|w| w[0] & 0xffff == op as u32)
+        .filter(|w| inst::is(w, op))
         .map(<[u32]>::to_vec)
         .collect()
 }
@@ -159,7 +160,7 @@ pub(super) fn named(state: &State, input: usize, name: &str) -> Option<u32> {
     (0..state.insts.len())
         .filter(|&n| state.insts.input(n) == input)
         .map(|n| state.insts.words(n))
-        .filter(|w| w[0] & 0xffff == Op::Name as u32)
+        .filter(|w| inst::is(w, Op::Name))
         .find(|w| {
             crate::module::inst::read_string(&w[2..]).is_some_and(|(s, _)| s == name.as_bytes())
         })

@@ -7,13 +7,14 @@
 
 use super::state::{resolve, Insts, Replacements, State};
 use crate::module::index::Defs;
+use crate::module::inst;
 use spirv::Op;
 
 /// The (replaced) type of a symbol: a function's function type, a variable's pointer type.
 pub(super) fn type_of(state: &State, id: u32) -> Option<u32> {
     let n = state.defs.get(&id)?;
     let w = state.insts.words(n);
-    let op = w[0] & 0xffff;
+    let op = inst::opcode(w);
     let ty = if op == Op::Function as u32 {
         *w.get(4)?
     } else {
@@ -33,9 +34,7 @@ pub(super) fn same_storage_pointers(state: &State, a: u32, b: u32) -> bool {
     let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
-            x[0] & 0xffff == Op::TypePointer as u32
-                && y[0] & 0xffff == Op::TypePointer as u32
-                && x.get(2) == y.get(2)
+            inst::is(x, Op::TypePointer) && inst::is(y, Op::TypePointer) && x.get(2) == y.get(2)
         }
         _ => false,
     }
@@ -54,7 +53,7 @@ pub(super) fn differ_only_in_pointees(state: &State, a: u32, b: u32) -> bool {
     let (Some(wa), Some(wb)) = (words(a), words(b)) else {
         return false;
     };
-    let op = |w: &[u32]| w[0] & 0xffff;
+    let op = inst::opcode;
     if op(wa) != Op::TypeFunction as u32
         || op(wb) != Op::TypeFunction as u32
         || wa.len() != wb.len()
@@ -107,7 +106,7 @@ pub(super) fn describe_type(state: &State, ty: Option<u32>) -> String {
             }
         };
         // (Writing to a String cannot fail.)
-        match Op::from_u32(w[0] & 0xffff) {
+        match inst::op_of(w) {
             Some(Op::TypeVoid) => out.push_str("void"),
             Some(Op::TypeBool) => out.push_str("bool"),
             Some(Op::TypeInt) => {
