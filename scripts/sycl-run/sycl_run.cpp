@@ -26,7 +26,10 @@
 //   "i32" / "i64" / "u32" / "u64" / "f32" / "f64": NUMBER            a scalar
 //   "local": BYTES                                                 a local_accessor<char, 1>
 // I is the kernel's ORIGINAL argument index: the runtime skips eliminated arguments itself
-// ([SYCL/kernel param opt]), so arguments the front end eliminated need not be given.
+// ([SYCL/kernel param opt]), so arguments the front end eliminated need not be given. As with
+// handler::set_arg, a "local" argument stands for the accessor's 4 original arguments (pointer,
+// then 3 ranges the runtime appends), so later indices count it as one. A global accessor is
+// given as "usm" at its pointer's index (its range/offset arguments as scalars, if kept).
 // Spec constants: for each override set the kernel's input bundle gets every listed constant by
 // its symbolic ID (kernel_bundle_plain::set_specialization_constant_impl), then is built.
 //

@@ -69,7 +69,10 @@ pub fn host() -> &'static Path {
 
 /// Runs `run_json` on `images` through the SYCL runtime: the parsed results, or the exit code
 /// and stderr of a failed run.
-pub fn try_run(images: &Images, run_json: &Path) -> Result<serde_json::Value, (Option<i32>, String)> {
+pub fn try_run(
+    images: &Images,
+    run_json: &Path,
+) -> Result<serde_json::Value, (Option<i32>, String)> {
     let repo = super::repo();
     let icd = repo.join(".ocl-icd");
     assert!(
@@ -151,6 +154,11 @@ pub fn by_kernel(out: &serde_json::Value) -> std::collections::BTreeMap<String, 
         .as_array()
         .expect("runs")
         .iter()
-        .map(|r| (r["kernel"].as_str().unwrap().to_string(), r["results"].clone()))
+        .map(|r| {
+            (
+                r["kernel"].as_str().unwrap().to_string(),
+                r["results"].clone(),
+            )
+        })
         .collect()
 }
