@@ -341,8 +341,8 @@ fn dpcpp_split_images_run_like_the_unsplit_image_on_the_sycl_runtime() {
 
 #[test]
 fn a_table_registers_all_its_images() {
-    // DPC++'s per_kernel images of `multi`-like case written as a sycl-post-link table: the
-    // harness reads the table, and a kernel absent from it is reported.
+    // DPC++'s per_kernel images of `specconst2` written as a sycl-post-link table: the harness
+    // reads the table, and a kernel absent from it is reported.
     let dir = common::repo().join("testdata/postlink/specconst2/per_kernel");
     let tmp = common::Scratch::new(&format!("spec-link-sycl-table-{}", std::process::id()));
     let mut table = String::from("[Code|Properties|Symbols]\n");
@@ -388,4 +388,61 @@ fn a_table_registers_all_its_images() {
     let err = sycl_run::try_run(&Images::Table(partial), &run_json).unwrap_err();
     assert_eq!(err.0, Some(2), "{}", err.1);
     assert!(err.1.contains("KNoSpec"), "{}", err.1);
+}
+
+/// Copies `prop` to `to` without the property set `set`.
+fn without_set(prop: &Path, set: &str, to: &Path) {
+    let mut keep = true;
+    let text: String = std::fs::read_to_string(prop)
+        .unwrap()
+        .lines()
+        .filter(|l| {
+            if l.starts_with('[') {
+                keep = *l != format!("[{set}]");
+            }
+            keep
+        })
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert_ne!(
+        text,
+        std::fs::read_to_string(prop).unwrap(),
+        "{set} not in {}",
+        prop.display()
+    );
+    std::fs::write(to, text).unwrap();
+}
+
+#[test]
+fn the_runtime_reads_the_property_sets() {
+    // Each property set the runtime needs, taken out of DPC++'s image, breaks the run: the
+    // harness's results depend on what the .prop files say.
+    let root = common::repo().join("testdata/postlink");
+    let tmp = common::Scratch::new(&format!("spec-link-sycl-props-{}", std::process::id()));
+    let image = |case: &str| {
+        sycl_run::jit_images(&root.join(case).join("off"), true)
+            .pop()
+            .unwrap()
+    };
+    for (case, set, provider) in [
+        ("paramopt", "SYCL/kernel param opt", false),
+        ("scratch", "SYCL/implicit local arg", false),
+        ("dynlink", "SYCL/exported symbols", true),
+        ("specconst2", "SYCL/specialization constants", false),
+    ] {
+        let run_json = root.join(case).join("run.json");
+        let mut images = vec![image(case)];
+        if provider {
+            images.push(image("dynlink-provider"));
+        }
+        let intact = sycl_run::run(&Images::List(images.clone()), &run_json, case);
+        let changed = images.last_mut().unwrap();
+        let prop = tmp.join(format!("{case}.prop"));
+        without_set(&changed.prop, set, &prop);
+        changed.prop = prop;
+        match sycl_run::try_run(&Images::List(images), &run_json) {
+            Ok(v) => assert_ne!(v, intact, "{case} without [{set}]: same results"),
+            Err((code, _)) => assert_ne!(code, Some(0), "{case} without [{set}]"),
+        }
+    }
 }
