@@ -19,6 +19,7 @@
 
 pub mod cleanup;
 pub mod error;
+pub mod info;
 pub mod layout;
 pub mod link;
 pub mod lower;
