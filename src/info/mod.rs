@@ -159,11 +159,31 @@ pub struct Info {
     /// What lowering would produce (a module with marker calls).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub lowering: Option<Lowering>,
+    /// Why the module could not be indexed (then only `module` is filled, from its preamble):
+    /// lowering would refuse it, but a module without markers is still passed through.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
 }
 
 /// Analyses one module (see the module docs).
 pub fn analyse(file: &str, module: &Module, names: Option<&SymbolNames>) -> Result<Info> {
-    let index = Index::build(module)?;
+    let index = match Index::build(module) {
+        Ok(index) => index,
+        Err(e) => {
+            return Ok(Info {
+                format: FORMAT,
+                file: file.to_string(),
+                module: facts(module, None),
+                kernels: Vec::new(),
+                spec_constants: Vec::new(),
+                names_source: names.map(|n| n.source.clone()),
+                named_constants: None,
+                device_globals: Vec::new(),
+                lowering: None,
+                error: Some(e.messages().join("; ")),
+            })
+        }
+    };
     let decorations = Decorations::scan(module, &index);
     let mut trees = Trees::new(module, &index, &decorations);
     let spec_constants = trees.roots();
@@ -214,13 +234,14 @@ pub fn analyse(file: &str, module: &Module, names: Option<&SymbolNames>) -> Resu
     Ok(Info {
         format: FORMAT,
         file: file.to_string(),
-        module: facts(module, &index),
+        module: facts(module, Some(&index)),
         kernels,
         spec_constants,
         names_source: names.map(|n| n.source.clone()),
         named_constants,
         device_globals,
         lowering,
+        error: None,
     })
 }
 
@@ -230,7 +251,9 @@ fn string_operand(words: &[u32]) -> String {
         .unwrap_or_default()
 }
 
-fn facts(module: &Module, index: &Index) -> ModuleFacts {
+/// The module's facts; without an index, only those of its preamble (no linkage, no count of
+/// functions).
+fn facts(module: &Module, index: Option<&Index>) -> ModuleFacts {
     let (major, minor) = module.version();
     let mut f = ModuleFacts {
         version: format!("{major}.{minor}"),
@@ -241,22 +264,20 @@ fn facts(module: &Module, index: &Index) -> ModuleFacts {
         instruction_count: module.len(),
         addressing_model: None,
         memory_model: None,
-        capabilities: index
-            .capabilities
-            .iter()
-            .map(|&(c, _)| {
-                spirv::Capability::from_u32(c).map_or_else(|| c.to_string(), |c| format!("{c:?}"))
-            })
-            .collect(),
+        capabilities: Vec::new(),
         extensions: Vec::new(),
         ext_inst_imports: Vec::new(),
-        functions: index.functions.len(),
+        functions: index.map_or(0, |x| x.functions.len()),
         imports: Vec::new(),
         exports: Vec::new(),
     };
-    for i in 0..index.names_end.min(module.len()) {
+    for i in 0..module.len() {
         let w = module.original(i);
         match Op::from_u32(w[0] & 0xffff) {
+            Some(Op::Capability) if w.len() > 1 => f.capabilities.push(
+                spirv::Capability::from_u32(w[1])
+                    .map_or_else(|| w[1].to_string(), |c| format!("{c:?}")),
+            ),
             Some(Op::Extension) => f.extensions.push(string_operand(&w[1..])),
             Some(Op::ExtInstImport) if w.len() > 2 => {
                 f.ext_inst_imports.push(string_operand(&w[2..]))
@@ -271,9 +292,21 @@ fn facts(module: &Module, index: &Index) -> ModuleFacts {
                         .map_or_else(|| w[2].to_string(), |m| format!("{m:?}")),
                 );
             }
-            _ => {}
+            // The preamble ends at the first debug instruction, annotation or type.
+            Some(
+                Op::Capability
+                | Op::ExtInstImport
+                | Op::MemoryModel
+                | Op::EntryPoint
+                | Op::ExecutionMode
+                | Op::ExecutionModeId,
+            ) => {}
+            _ => break,
         }
     }
+    let Some(index) = index else {
+        return f;
+    };
     let mut linkage: Vec<(usize, u32, &crate::module::index::Linkage)> = index
         .linkage
         .iter()

@@ -222,6 +222,9 @@ fn table(info: &Info) -> String {
         vec!["imports".into(), list(&symbols(&m.imports))],
         vec!["exports".into(), list(&symbols(&m.exports))],
     ]));
+    if let Some(e) = &info.error {
+        let _ = writeln!(s, "  not indexed: {e}");
+    }
     if let Some(named) = &info.named_constants {
         let _ = writeln!(
             s,
