@@ -56,6 +56,11 @@ pub enum Error {
     #[error("internal check failed: {0}")]
     PostCondition(String),
 
+    // --- specialization ---
+    /// Specialization errors (unknown names, values that do not fit), reported together.
+    #[error("{}", .0.join("\n"))]
+    Specialize(Vec<String>),
+
     // --- validation ---
     #[error("{0}")]
     Validation(String),
@@ -72,7 +77,7 @@ impl Error {
     /// as its own `error: …` line.
     pub fn messages(&self) -> Vec<String> {
         match self {
-            Error::Markers(v) | Error::Link(v) => v.clone(),
+            Error::Markers(v) | Error::Link(v) | Error::Specialize(v) => v.clone(),
             Error::InFile { file, source } => source
                 .messages()
                 .into_iter()

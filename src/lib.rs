@@ -26,6 +26,7 @@ pub mod lower;
 pub mod markers;
 pub mod module;
 pub mod sidecar;
+pub mod specialize;
 pub mod specmap;
 pub mod validate;
 

@@ -7,6 +7,7 @@ mod info;
 mod inputs;
 mod lower;
 mod signals;
+mod specialize;
 mod staging;
 
 use args::Cli;
@@ -62,6 +63,7 @@ fn main() -> ExitCode {
         .and_then(|a| a.to_str())
     {
         Some("info") => parse::<info::InfoCli>(1).map(|c| info::run(&c)),
+        Some("specialize") => parse::<specialize::SpecializeCli>(1).map(|c| specialize::run(&c)),
         _ => parse::<Cli>(0).map(|c| lower::run(&c)),
     };
     let result = match result {
