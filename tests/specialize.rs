@@ -1,0 +1,290 @@
+//! `spec-link specialize` on the Intel CPU OpenCL runtime (set up by scripts/setup.sh): for every
+//! override set of the DPC++ test images' `run.json`, an image specialized with those values and
+//! run without overrides computes what the unspecialized image computes with the values set
+//! through `clSetProgramSpecializationConstant`; an image specialized with only some of them still
+//! takes the others as overrides, through the property sets specialize wrote. Both inputs are
+//! covered: a native image (spec-link's lowering, named by its JSON sidecar) and a module with
+//! marker calls (lowered and specialized in one step). Every output goes through spirv-val.
+
+mod common;
+
+use serde_json::{json, Value as Json};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spec-link"))
+}
+
+fn run_ok(cmd: &mut Command, what: &str) -> Vec<u8> {
+    let o = cmd.output().unwrap();
+    assert!(
+        o.status.success(),
+        "{what}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    o.stdout
+}
+
+/// Results of `scripts/ocl_run.py` on `spv` for the override sets of `entry` (a run.json image
+/// entry), spec constants set through `prop`'s descriptors (`None`: none set, `--no-spec`).
+fn ocl_results(
+    spv: &Path,
+    prop: Option<&Path>,
+    entry: &Json,
+    overrides: Vec<Json>,
+    dir: &Path,
+) -> Json {
+    let python = common::repo().join(".venv/bin/python");
+    let icd = common::repo().join(".ocl-icd");
+    assert!(
+        python.exists() && icd.join("intel-cpu.icd").exists(),
+        "{} or {} is missing: run scripts/setup.sh",
+        python.display(),
+        icd.display()
+    );
+    let mut e = entry.clone();
+    e["overrides"] = Json::Array(overrides);
+    e["image"] = json!(0);
+    let run_json = dir.join("run.json");
+    std::fs::write(&run_json, json!({ "images": [e] }).to_string()).unwrap();
+    let mut cmd = Command::new(python);
+    cmd.arg(common::repo().join("scripts/ocl_run.py"))
+        .arg("--spv")
+        .arg(spv)
+        .arg("--run-json")
+        .arg(&run_json)
+        .env("OCL_ICD_VENDORS", &icd);
+    match prop {
+        Some(p) => cmd.arg("--prop").arg(p),
+        None => cmd.arg("--no-spec"),
+    };
+    let out = run_ok(&mut cmd, &format!("ocl_run {}", spv.display()));
+    let results: Json = serde_json::from_slice(&out).unwrap();
+    results["results"].clone()
+}
+
+fn bytes_of(hex: &str) -> Vec<u8> {
+    (0..hex.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap())
+        .collect()
+}
+
+fn half_to_f64(h: u16) -> f64 {
+    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
+    let (exp, frac) = (((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
+    match exp {
+        0 => sign * frac * 2f64.powi(-24),
+        31 if frac == 0.0 => sign * f64::INFINITY,
+        31 => f64::NAN,
+        e => sign * (1.0 + frac / 1024.0) * 2f64.powi(e - 15),
+    }
+}
+
+/// The value `bytes` (the whole constant, little-endian, as run.json gives it) as specialize
+/// takes it, from the constant's tree in `info --json`: scalars as JSON numbers or strings,
+/// composites as arrays of their members that hold SpecIds.
+fn typed(node: &Json, bytes: &[u8]) -> Json {
+    if let Some(members) = node.get("members").and_then(Json::as_array) {
+        return Json::Array(
+            members
+                .iter()
+                .filter(|m| has_spec_id(m))
+                .map(|m| typed(m, bytes))
+                .collect(),
+        );
+    }
+    let at = node["offset"].as_u64().unwrap() as usize;
+    let ty = node["type"].as_str().unwrap();
+    let size = node["size"].as_u64().unwrap() as usize;
+    let mut raw = [0u8; 8];
+    raw[..size].copy_from_slice(&bytes[at..at + size]);
+    let raw = u64::from_le_bytes(raw);
+    match ty {
+        "bool" => json!(raw != 0),
+        "f16" => json!(format!("{:?}", half_to_f64(raw as u16))),
+        "f32" => json!(format!("{:?}", f32::from_bits(raw as u32))),
+        "f64" => json!(format!("{:?}", f64::from_bits(raw))),
+        _ if ty.starts_with('i') => json!(raw),
+        _ => panic!("unexpected leaf type {ty}"),
+    }
+}
+
+fn has_spec_id(n: &Json) -> bool {
+    n.get("spec_id").is_some()
+        || n.get("members")
+            .and_then(Json::as_array)
+            .is_some_and(|m| m.iter().any(has_spec_id))
+}
+
+/// Every run.json image entry of the fixtures and testdata/dpcpp with its input module.
+fn images() -> Vec<(PathBuf, Json)> {
+    let mut out = Vec::new();
+    for root in [common::fixtures(), common::repo().join("testdata/dpcpp")] {
+        let pattern = root.join("*/run.json");
+        for run_json in glob::glob(pattern.to_str().unwrap())
+            .unwrap()
+            .map(Result::unwrap)
+        {
+            let spec: Json = serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+            for entry in spec["images"].as_array().unwrap() {
+                let n = entry["image"].as_u64().unwrap();
+                let input = run_json
+                    .parent()
+                    .unwrap()
+                    .join(format!("image{n}.input.spv"));
+                out.push((input, entry.clone()));
+            }
+        }
+    }
+    assert!(out.len() >= 20, "found only {} images", out.len());
+    out
+}
+
+/// `specialize INPUT -o OUT --set-file VALUES --prop OUT.prop --validate [--input-prop NAMES]`.
+fn specialize(
+    input: &Path,
+    names: Option<&Path>,
+    values: &Json,
+    out: &Path,
+    dir: &Path,
+) -> PathBuf {
+    let set_file = dir.join("values.json");
+    std::fs::write(&set_file, values.to_string()).unwrap();
+    let prop = out.with_extension("prop");
+    let mut cmd = bin();
+    cmd.arg("specialize")
+        .arg(input)
+        .arg("-o")
+        .arg(out)
+        .arg("--set-file")
+        .arg(&set_file)
+        .arg("--prop")
+        .arg(&prop)
+        .arg("--validate");
+    if let Some(n) = names {
+        cmd.arg("--input-prop").arg(n);
+    }
+    run_ok(
+        &mut cmd,
+        &format!("specialize {} {values}", input.display()),
+    );
+    prop
+}
+
+#[test]
+fn specialized_images_compute_what_overrides_compute() {
+    let dir = common::Scratch::new(&format!("spec-link-specialize-{}", std::process::id()));
+    let (mut full, mut partial) = (0, 0);
+    for (input, entry) in images() {
+        let sets: Vec<Json> = entry["overrides"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|o| !o.as_object().unwrap().is_empty())
+            .cloned()
+            .collect();
+        if sets.is_empty() {
+            continue;
+        }
+        let what = input.display().to_string();
+        // The unspecialized image: spec-link's native lowering, with its property sets.
+        let (low, low_prop, low_json) = (
+            dir.join("low.spv"),
+            dir.join("low.prop"),
+            dir.join("low.json"),
+        );
+        run_ok(
+            bin()
+                .arg(&input)
+                .arg("-o")
+                .arg(&low)
+                .arg("--prop")
+                .arg(&low_prop)
+                .arg("--json")
+                .arg(&low_json)
+                .arg("--no-validate"),
+            &what,
+        );
+        let info: Json = serde_json::from_slice(&run_ok(
+            bin()
+                .args(["info", "--json"])
+                .arg(&low)
+                .arg("--input-prop")
+                .arg(&low_json),
+            &what,
+        ))
+        .unwrap();
+        let trees: std::collections::BTreeMap<String, Json> = info["named_constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap().to_string(), c["tree"].clone()))
+            .collect();
+        let expected = ocl_results(&low, Some(&low_prop), &entry, sets.clone(), &dir);
+        for (k, set) in sets.iter().enumerate() {
+            let set = set.as_object().unwrap();
+            let values: serde_json::Map<String, Json> = set
+                .iter()
+                .map(|(name, hex)| {
+                    (
+                        name.clone(),
+                        typed(&trees[name], &bytes_of(hex.as_str().unwrap())),
+                    )
+                })
+                .collect();
+            // Every value baked in (native input): no overrides left to give.
+            let spv = dir.join("full.spv");
+            let prop = specialize(
+                &low,
+                Some(&low_json),
+                &Json::Object(values.clone()),
+                &spv,
+                &dir,
+            );
+            let left = std::fs::read_to_string(&prop).unwrap();
+            let remaining = common::spec_constant_meaning(&left);
+            assert!(
+                values.keys().all(|n| !remaining.contains_key(n)),
+                "{what}: {} still lists a specialized constant",
+                prop.display()
+            );
+            let got = ocl_results(&spv, None, &entry, vec![json!({})], &dir);
+            assert_eq!(
+                got[0]["buffers"], expected[k]["buffers"],
+                "{what}: override set {k} baked in ({values:?})"
+            );
+            full += 1;
+            // The first value baked in (input with marker calls), the others as overrides.
+            if set.len() >= 2 {
+                let (first, rest) = set
+                    .iter()
+                    .next()
+                    .map(|(n, _)| n.clone())
+                    .map(|n| {
+                        let rest: serde_json::Map<String, Json> = set
+                            .iter()
+                            .filter(|(m, _)| **m != n)
+                            .map(|(m, v)| (m.clone(), v.clone()))
+                            .collect();
+                        (n, rest)
+                    })
+                    .unwrap();
+                let one = json!({ first.clone(): values[&first].clone() });
+                let spv = dir.join("partial.spv");
+                let prop = specialize(&input, None, &one, &spv, &dir);
+                let got = ocl_results(&spv, Some(&prop), &entry, vec![Json::Object(rest)], &dir);
+                assert_eq!(
+                    got[0]["buffers"], expected[k]["buffers"],
+                    "{what}: override set {k}, {first} baked in, the others overridden"
+                );
+                partial += 1;
+            }
+        }
+    }
+    assert!(
+        full >= 15 && partial >= 5,
+        "{full} full and {partial} partial cases"
+    );
+}
