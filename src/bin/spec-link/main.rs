@@ -6,6 +6,7 @@ mod args;
 mod inputs;
 mod lower;
 mod signals;
+mod split;
 mod staging;
 
 use args::Cli;
@@ -53,7 +54,12 @@ fn main() -> ExitCode {
             return ExitCode::from(code);
         }
     };
-    match lower::run(&cli) {
+    let result = if cli.split.is_some() {
+        split::run(&cli)
+    } else {
+        split::check_no_split_options(&cli).and_then(|()| lower::run(&cli))
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(message)) => {
             eprintln!("error: {message}");
