@@ -3,8 +3,10 @@
 //! * `aspects` (always written): fp16 (5) and fp64 (6) when a function of the image uses a type
 //!   holding a 16- or 64-bit float (through pointers too: half is reached only through pointers
 //!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer,
-//!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. Aspects DPC++ takes from
-//!   `!sycl_used_aspects` that the code does not show are not known and are left out.
+//!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
+//!   own `aspects` (from `--input-prop`) are added. Otherwise aspects DPC++ takes from
+//!   `!sycl_used_aspects` that the code does not show (`device_has`, a `half` the optimiser
+//!   folded away) are not known and are left out.
 //! * `reqd_sub_group_size`: the `SubgroupSize` of the first entry point that has one.
 //! * `reqd_work_group_size_uint64_t`: the `LocalSize` of the first entry point (module order)
 //!   that has one, as 3 u64s; not written when the split mode is `off`.
@@ -26,6 +28,15 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut aspects = image_aspects(ctx.module, ctx.index);
     if ctx.esimd {
         aspects.push(ESIMD);
+    }
+    // An unsplit image holds all its input's kernels: the input's own aspects are its (they
+    // include those the code no longer shows, such as a `device_has` attribute's).
+    if ctx.emit.split_off {
+        for &k in ctx.inputs {
+            if let Some(Value::Bytes { data, .. }) = ctx.carried.get(k, DEVICE_REQUIREMENTS, "aspects") {
+                aspects.extend(data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            }
+        }
     }
     aspects.sort_unstable();
     aspects.dedup();

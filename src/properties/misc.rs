@@ -1,6 +1,6 @@
 //! `[SYCL/misc properties]`: `isEsimdImage` (the ESIMD half of a split), `sycl-grf-size` (the
-//! first entry point decorated `UserSemantic "num-thread-per-eu 4"` → 256, `"… 8"` → 128, else
-//! carried), `optLevel` (carried: the front end's -O level is not in SPIR-V); and, placed after
+//! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
+//! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (carried: the front end's -O level is not in SPIR-V); and, placed after
 //! the device globals when the set does not exist yet, `specConstsReplacedWithDefault` for an
 //! image whose spec constants were replaced by their defaults.
 
@@ -18,14 +18,9 @@ pub fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let grf = ctx
         .entries
         .iter()
-        .find_map(|e| grf_size(ctx.module, ctx.index, e.id))
-        .map(Value::Uint32)
-        .or_else(|| {
-            ctx.carried_image_wide(MISC_PROPERTIES, "sycl-grf-size")
-                .cloned()
-        });
+        .find_map(|e| grf_size(ctx.module, ctx.index, e.id));
     if let Some(v) = grf {
-        set.insert("sycl-grf-size", v);
+        set.insert("sycl-grf-size", Value::Uint32(v));
     }
     match ctx.carried_image_wide(MISC_PROPERTIES, "optLevel") {
         Some(v) => set.insert("optLevel", v.clone()),
@@ -54,6 +49,7 @@ pub fn grf_size(
         match s.as_slice() {
             b"num-thread-per-eu 4" => Some(256),
             b"num-thread-per-eu 8" => Some(128),
+            b"num-thread-per-eu 0" => Some(0),
             _ => None,
         }
     })

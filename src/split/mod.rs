@@ -160,6 +160,11 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
         .filter(|e| e.kind == EntryKind::Virtual)
         .map(|e| e.id)
         .collect();
+    let exported_ids: IdSet<u32> = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Exported)
+        .map(|e| e.id)
+        .collect();
     let image_options = Options {
         sidecars: false,
         ..options.clone()
@@ -187,6 +192,8 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
         {
             declared.extend(virtual_ids.iter().copied());
         }
+        // SYCL_EXTERNAL functions of other images are imported, not copied.
+        declared.extend(exported_ids.iter().copied().filter(|f| !ids.contains(f)));
         let extracted = extractor.extract(&extract::ImagePlan {
             entries: &ids,
             extra: &[],
