@@ -65,6 +65,10 @@ pub enum Error {
     #[error("{0}")]
     Validation(String),
 
+    // --- device-code split ---
+    #[error("{0}")]
+    Split(String),
+
     // --- options ---
     #[error("{0}")]
     Unsupported(String),

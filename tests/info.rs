@@ -197,3 +197,75 @@ fn common_hex(s: &str) -> Vec<u8> {
         .map(|k| u8::from_str_radix(&s[k..k + 2], 16).unwrap())
         .collect()
 }
+
+/// The leaves of a constant's tree that carry SpecIds, depth first: `(offset, size, default)`.
+fn leaves(node: &Json, out: &mut Vec<(u64, u64, Vec<u8>)>) {
+    match node.get("members").and_then(Json::as_array) {
+        Some(members) => members.iter().for_each(|m| leaves(m, out)),
+        None if node.get("spec_id").is_some() => out.push((
+            node["offset"].as_u64().unwrap(),
+            node["size"].as_u64().unwrap(),
+            common_hex(node["default_hex"].as_str().unwrap()),
+        )),
+        None => {}
+    }
+}
+
+/// On every DPC++ native image, with DPC++'s `.prop`, each name's constant as info reads it from
+/// the module — leaves' offsets and sizes (by the layout of the composite's type), their default
+/// literals — is what the `.prop` says (its descriptors and default blob, decoded here).
+#[test]
+fn info_names_dpcpp_images_as_their_prop_says() {
+    let (mut compared, mut not_indexed) = (0, 0);
+    for input in common::dpcpp_images() {
+        let native = common::beside(&input, ".dpcpp-native.spv");
+        let prop_path = common::beside(&input, ".dpcpp-native.prop");
+        let info = info_json(&[&native, Path::new("--input-prop"), &prop_path]);
+        if info.get("error").is_some() {
+            not_indexed += 1;
+            continue;
+        }
+        let meaning = common::spec_constant_meaning(&std::fs::read_to_string(&prop_path).unwrap());
+        let named = info["named_constants"].as_array().unwrap();
+        assert_eq!(named.len(), meaning.len(), "{}", native.display());
+        for c in named {
+            let name = c["name"].as_str().unwrap();
+            let what = format!("{}: {name}", native.display());
+            let m = &meaning[name];
+            let undefined = c["undefined_spec_ids"].as_array().map_or(0, Vec::len);
+            if undefined == m.descriptors.len() {
+                // Nothing of it in the module: no tree, no default to compare.
+                assert!(
+                    c.get("tree").is_none() && c.get("default_hex").is_none(),
+                    "{what}"
+                );
+                continue;
+            }
+            let mut got = Vec::new();
+            leaves(&c["tree"], &mut got);
+            // (DPC++ describes an empty class's first byte with a SpecId its image does not
+            // define: that descriptor has no leaf.)
+            let described: Vec<(u32, u32)> =
+                m.descriptors.iter().copied().skip(undefined).collect();
+            let offsets: Vec<(u32, u32)> = got.iter().map(|l| (l.0 as u32, l.1 as u32)).collect();
+            assert_eq!(offsets, described, "{what}: leaves");
+            let mut expected_default = m.default.clone();
+            expected_default.drain(
+                ..m.descriptors
+                    .iter()
+                    .take(undefined)
+                    .map(|d| d.1 as usize)
+                    .sum::<usize>(),
+            );
+            let default: Vec<u8> = got.iter().flat_map(|l| l.2.clone()).collect();
+            assert_eq!(default, expected_default, "{what}: default");
+            assert_eq!(
+                c["default_hex"], c["blob_default_hex"],
+                "{what}: whole default"
+            );
+            compared += 1;
+        }
+    }
+    assert!(not_indexed <= 4, "{not_indexed} images not indexed");
+    assert!(compared >= 100, "only {compared} constants compared");
+}

@@ -323,7 +323,11 @@ pub fn named(
                         n.leaf_spec_ids().into_iter().collect();
                     !leaves.is_empty() && leaves == wanted_defined
                 })
-                .max_by_key(|n| (!n.members.is_empty(), n.size.unwrap_or(0)))
+                // The outermost of equals (the first met: roots are walked depth first).
+                .fold(None::<&&ConstNode>, |best, n| match best {
+                    Some(b) if rank(b) >= rank(n) => Some(b),
+                    _ => Some(n),
+                })
                 .map(|n| rebase(n, 0));
             let size = c.size();
             let default_hex = root.as_ref().map(|r| {
@@ -348,6 +352,11 @@ pub fn named(
             }
         })
         .collect()
+}
+
+/// Which of two candidate roots is preferred: a composite over a scalar, then the larger.
+fn rank(n: &ConstNode) -> (bool, u64) {
+    (!n.members.is_empty(), n.size.unwrap_or(0))
 }
 
 /// A copy of `n` with offsets relative to `n` (a composite found inside another).

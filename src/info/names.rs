@@ -9,7 +9,8 @@
 //! order, each spanning `last.offset + last.size` bytes.
 
 use crate::error::{Error, Result};
-use crate::sidecar::{PropertySet, PropertyValue, SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES};
+use crate::properties::{PropertySet, Value};
+use crate::sidecar::{SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES};
 use crate::specmap::{Descriptor, PADDING_SPEC_ID};
 
 /// One symbolic name and what the runtime does with it.
@@ -47,6 +48,9 @@ pub struct SymbolNames {
     pub constants: Vec<NamedConstant>,
     /// The `all` default-values blob.
     pub default_blob: Option<Vec<u8>>,
+    /// Every property set they were read with (a `.prop`: its other sets describe the image
+    /// too); empty when read from a JSON sidecar or made by lowering.
+    pub sets: Vec<PropertySet>,
 }
 
 impl SymbolNames {
@@ -79,11 +83,21 @@ impl SymbolNames {
             source,
             constants,
             default_blob: blob,
+            sets: Vec::new(),
         }
     }
 
-    /// From property sets (DPC++'s `.prop` or spec-link's, parsed). Sets other than the two
-    /// spec-constant ones are ignored; an image without them has no names.
+    /// From `.prop` text (DPC++'s or spec-link's; read by [`crate::properties::text::read`]).
+    pub fn from_prop_text(source: &str, text: &[u8]) -> Result<Self> {
+        let sets = crate::properties::text::read(text)
+            .map_err(|e| Error::Unsupported(format!("{source}: {e}")))?;
+        let mut names = Self::from_property_sets(source, &sets)?;
+        names.sets = sets;
+        Ok(names)
+    }
+
+    /// From property sets. Sets other than the two spec-constant ones are not read; an image
+    /// without them has no names.
     pub fn from_property_sets(source: &str, sets: &[PropertySet]) -> Result<Self> {
         let bad = |what: String| Error::Unsupported(format!("{source}: {what}"));
         let mut named = Vec::new();
@@ -91,8 +105,8 @@ impl SymbolNames {
         for set in sets {
             if set.name == SPEC_CONSTANTS {
                 for (name, value) in &set.properties {
-                    let name = String::from_utf8_lossy(name).into_owned();
-                    let PropertyValue::ByteArray(payload) = value else {
+                    let name = name.clone();
+                    let Value::Bytes { data: payload, .. } = value else {
                         return Err(bad(format!(
                             "[{SPEC_CONSTANTS}] {name} is not a byte array"
                         )));
@@ -123,8 +137,8 @@ impl SymbolNames {
                 }
             } else if set.name == SPEC_CONSTANTS_DEFAULT_VALUES {
                 for (name, value) in &set.properties {
-                    if let (b"all", PropertyValue::ByteArray(p)) = (name.as_slice(), value) {
-                        blob = Some(p.clone());
+                    if let ("all", Value::Bytes { data, .. }) = (name.as_str(), value) {
+                        blob = Some(data.clone());
                     }
                 }
             }

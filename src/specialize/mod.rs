@@ -176,6 +176,13 @@ fn values_of(
         return Ok(());
     }
     let members: Vec<&ConstNode> = tree.members.iter().filter(|m| !is_padding(m)).collect();
+    // A wrapper of one member (`sycl::vec` is a class holding a base holding the array) takes
+    // its member's value unless it is given as an array of one.
+    if let [only] = members.as_slice() {
+        if given.members().is_none_or(|items| items.len() != 1) {
+            return values_of(only, given, out);
+        }
+    }
     let items = given.members().ok_or_else(|| {
         format!(
             "a composite is given as a JSON array of its {} members",
@@ -222,44 +229,47 @@ fn remaining_names(names: &SymbolNames, values: &[(String, Given)]) -> SymbolNam
         source: names.source.clone(),
         constants,
         default_blob: names.default_blob.as_ref().map(|_| blob),
+        sets: names.sets.clone(),
     }
 }
 
-/// The spec-constant property sets of `names`: none without constants.
-pub fn property_sets(names: &SymbolNames) -> Vec<crate::sidecar::PropertySet> {
-    use crate::sidecar::{PropertySet, PropertyValue};
-    if names.constants.is_empty() {
-        return Vec::new();
+/// The property sets of what is left: the sets `names` were read with, the two spec-constant
+/// sets made from `names` (in their place; both dropped when no constant is left, as DPC++ writes
+/// none for an image without spec constants; both first when the input had none).
+pub fn property_sets(names: &SymbolNames) -> Vec<crate::properties::PropertySet> {
+    use crate::properties::{PropertySet, Value};
+    use crate::sidecar::{SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES};
+    let mut descriptors = PropertySet::new(SPEC_CONSTANTS);
+    for c in &names.constants {
+        let payload: Vec<u8> = c
+            .descriptors
+            .iter()
+            .flat_map(|d| [d.spec_id, d.offset, d.size])
+            .flat_map(u32::to_le_bytes)
+            .collect();
+        descriptors.insert(&c.name, Value::bytes(payload));
     }
-    let descriptors = names
-        .constants
-        .iter()
-        .map(|c| {
-            let payload = c
-                .descriptors
-                .iter()
-                .flat_map(|d| [d.spec_id, d.offset, d.size])
-                .flat_map(u32::to_le_bytes)
-                .collect();
-            (
-                c.name.as_bytes().to_vec(),
-                PropertyValue::ByteArray(payload),
-            )
-        })
-        .collect();
-    vec![
-        PropertySet {
-            name: crate::sidecar::SPEC_CONSTANTS.into(),
-            properties: descriptors,
-        },
-        PropertySet {
-            name: crate::sidecar::SPEC_CONSTANTS_DEFAULT_VALUES.into(),
-            properties: vec![(
-                b"all".to_vec(),
-                PropertyValue::ByteArray(names.default_blob.clone().unwrap_or_default()),
-            )],
-        },
-    ]
+    let mut defaults = PropertySet::new(SPEC_CONSTANTS_DEFAULT_VALUES);
+    defaults.insert(
+        "all",
+        Value::bytes(names.default_blob.clone().unwrap_or_default()),
+    );
+    let mut made = Some(vec![descriptors, defaults]);
+    let keep = !names.constants.is_empty();
+    let mut out = Vec::new();
+    for set in &names.sets {
+        if set.name == SPEC_CONSTANTS || set.name == SPEC_CONSTANTS_DEFAULT_VALUES {
+            if let (true, Some(sets)) = (keep, made.take()) {
+                out.extend(sets);
+            }
+        } else {
+            out.push(set.clone());
+        }
+    }
+    if let (true, Some(sets)) = (keep, made) {
+        out.splice(0..0, sets);
+    }
+    out
 }
 
 /// A spec-link JSON sidecar (`spec-link-sidecar/1`, native mode) of `names`.
@@ -285,14 +295,16 @@ pub fn sidecar_json(names: &SymbolNames) -> Vec<u8> {
         let mut props = serde_json::Map::new();
         for (n, v) in &set.properties {
             let value = match v {
-                crate::sidecar::PropertyValue::ByteArray(p) => serde_json::json!({
-                    "type": "byte_array", "hex": hex(&crate::sidecar::prop::raw_byte_array(p))
-                }),
-                crate::sidecar::PropertyValue::Uint32(x) => {
+                crate::properties::Value::Bytes { bits, data } => {
+                    let mut raw = bits.to_le_bytes().to_vec();
+                    raw.extend_from_slice(data);
+                    serde_json::json!({ "type": "byte_array", "hex": hex(&raw) })
+                }
+                crate::properties::Value::Uint32(x) => {
                     serde_json::json!({"type": "uint32", "value": x})
                 }
             };
-            props.insert(String::from_utf8_lossy(n).into_owned(), value);
+            props.insert(n.clone(), value);
         }
         sets.insert(set.name.clone(), serde_json::Value::Object(props));
     }
@@ -368,8 +380,9 @@ pub fn run(
         let out = crate::process_owned(vec![crate::Input::from_bytes(name, bytes)], &lowering)?;
         notes.extend(out.notes.iter().cloned());
         warnings.extend(out.warnings.iter().cloned());
-        let sets = crate::sidecar::property_sets(&out.spec_map, false);
-        let names = SymbolNames::from_property_sets(&format!("{name} (lowered)"), &sets)?;
+        let mut prop = Vec::new();
+        out.write_prop(&mut prop).map_err(Error::Write)?;
+        let names = SymbolNames::from_prop_text(&format!("{name} (lowered)"), &prop)?;
         let lowered = out.module.to_bytes()?;
         (Module::from_bytes(&lowered).map_err(in_file)?, names)
     } else {

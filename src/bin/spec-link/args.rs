@@ -15,6 +15,8 @@ Examples:
       link the kernel module with every module in lib/ (sorted), then lower
   spec-link in.spv -o out.spv --spec-const emulation --json out.json
       lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
+  spec-link app.spv --split per-kernel -o out/app.table --input-prop app.prop
+      one device image per kernel: out/app_N.spv, .prop, .sym and the file table
   spec-link in.spv -o out.spv --validate --target-env spv1.4
       fail unless spirv-val accepts the output in that environment
 
@@ -36,6 +38,20 @@ pub(crate) enum Layout {
     Aligned,
     /// no padding between constants; loads use Aligned 1
     Packed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Split {
+    /// one image (ESIMD kernels still get an image of their own)
+    Off,
+    /// one image per kernel
+    #[value(alias = "per_kernel")]
+    PerKernel,
+    /// kernels grouped by input module and by DPC++'s category (aspects, required sizes, …)
+    #[value(alias = "per_source")]
+    PerSource,
+    /// as per-source (DPC++'s default)
+    Auto,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -135,6 +151,30 @@ pub(crate) struct Cli {
     /// [default: opencl2.2 for SPIR-V <= 1.2 Kernel modules, else spv<version>]
     #[arg(long, value_name = "ENV")]
     pub(crate) target_env: Option<String>,
+
+    /// Split the device code into images as DPC++'s post-link step does; -o then names the file
+    /// table (OUT.table), and OUT_N.spv, OUT_N.prop and OUT_N.sym (OUT_N.esimd.* for an ESIMD
+    /// image) are written beside it
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub(crate) split: Option<Split>,
+
+    /// Property sets of an input (.prop), for what its SPIR-V does not hold (kernel argument
+    /// masks, optLevel, …); one per input, in input order (--split)
+    #[arg(long = "input-prop", value_name = "FILE")]
+    pub(crate) input_prop: Vec<PathBuf>,
+
+    /// Write [SYCL/kernel names] in each image's property sets (--split)
+    #[arg(long)]
+    pub(crate) emit_kernel_names: bool,
+
+    /// Write [SYCL/program metadata] in each image's property sets (--split)
+    #[arg(long)]
+    pub(crate) emit_program_metadata: bool,
+
+    /// SYCL_EXTERNAL functions are entry points; imported and exported symbols are listed
+    /// (--split)
+    #[arg(long)]
+    pub(crate) allow_device_image_dependencies: bool,
 
     /// Print nothing but errors
     #[arg(short, long, conflicts_with = "verbose")]

@@ -78,9 +78,7 @@ pub(crate) fn read_names(path: &std::path::Path) -> Result<SymbolNames, Error> {
     if text.iter().find(|b| !b.is_ascii_whitespace()) == Some(&b'{') {
         return SymbolNames::from_sidecar_json(&name, &text);
     }
-    Err(Error::Unsupported(format!(
-        "{name}: .prop input is not read yet"
-    )))
+    SymbolNames::from_prop_text(&name, &text)
 }
 
 pub(crate) fn run(cli: &InfoCli) -> Result<(), Failure> {

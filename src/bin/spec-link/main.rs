@@ -8,6 +8,7 @@ mod inputs;
 mod lower;
 mod signals;
 mod specialize;
+mod split;
 mod staging;
 
 use args::Cli;
@@ -64,7 +65,13 @@ fn main() -> ExitCode {
     {
         Some("info") => parse::<info::InfoCli>(1).map(|c| info::run(&c)),
         Some("specialize") => parse::<specialize::SpecializeCli>(1).map(|c| specialize::run(&c)),
-        _ => parse::<Cli>(0).map(|c| lower::run(&c)),
+        _ => parse::<Cli>(0).map(|cli| {
+            if cli.split.is_some() {
+                split::run(&cli)
+            } else {
+                split::check_no_split_options(&cli).and_then(|()| lower::run(&cli))
+            }
+        }),
     };
     let result = match result {
         Ok(r) => r,

@@ -195,7 +195,7 @@ pub(crate) fn run(cli: &SpecializeCli) -> Result<(), Failure> {
         })?);
     }
     if let Some(p) = &cli.prop {
-        let text = spec_link::sidecar::prop::write(&specialize::property_sets(&out.remaining));
+        let text = spec_link::properties::text::write(&specialize::property_sets(&out.remaining));
         staged.extend(stage(p, |w| w.write_all(&text).map_err(Error::Write))?);
     }
     if let Some(p) = &cli.json {
