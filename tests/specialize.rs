@@ -173,10 +173,110 @@ fn specialize(
     prop
 }
 
+/// The tree of each named constant of `image` (`info --json --input-prop names`), or `None`
+/// when info could not index the image.
+fn trees(image: &Path, names: &Path) -> Option<std::collections::BTreeMap<String, Json>> {
+    let info: Json = serde_json::from_slice(&run_ok(
+        bin()
+            .args(["info", "--json"])
+            .arg(image)
+            .arg("--input-prop")
+            .arg(names),
+        &image.display().to_string(),
+    ))
+    .unwrap();
+    info.get("error").is_none().then(|| {
+        info["named_constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| (c["name"].as_str().unwrap().to_string(), c["tree"].clone()))
+            .collect()
+    })
+}
+
+/// One unspecialized image and how to specialize it.
+struct Case<'a> {
+    what: String,
+    /// Image and property sets that ocl_run sets the overrides through.
+    image: &'a Path,
+    prop: &'a Path,
+    /// Names of its constants for specialize (`--input-prop`).
+    names: &'a Path,
+    /// What specialize reads for the partial case (the un-lowered input, or the image itself),
+    /// with its `--input-prop` if any.
+    partial_input: (&'a Path, Option<&'a Path>),
+}
+
+/// For every override set: the image specialized with all values, run without overrides, and
+/// specialized with the first value only, run with the others through the `.prop` specialize
+/// wrote, give the unspecialized image's results. Returns (full, partial) cases checked.
+fn check(case: &Case<'_>, entry: &Json, sets: &[Json], dir: &Path) -> (usize, usize) {
+    let what = &case.what;
+    let Some(trees) = trees(case.image, case.names) else {
+        return (0, 0);
+    };
+    let expected = ocl_results(case.image, Some(case.prop), entry, sets.to_vec(), dir);
+    let (mut full, mut partial) = (0, 0);
+    for (k, set) in sets.iter().enumerate() {
+        let set = set.as_object().unwrap();
+        let values: serde_json::Map<String, Json> = set
+            .iter()
+            .map(|(name, hex)| {
+                let tree = trees
+                    .get(name)
+                    .unwrap_or_else(|| panic!("{what}: no {name}"));
+                (name.clone(), typed(tree, &bytes_of(hex.as_str().unwrap())))
+            })
+            .collect();
+        let spv = dir.join("full.spv");
+        let prop = specialize(
+            case.image,
+            Some(case.names),
+            &Json::Object(values.clone()),
+            &spv,
+            dir,
+        );
+        let left = std::fs::read_to_string(&prop).unwrap();
+        let remaining = common::spec_constant_meaning(&left);
+        assert!(
+            values.keys().all(|n| !remaining.contains_key(n)),
+            "{what}: {} still lists a specialized constant",
+            prop.display()
+        );
+        let got = ocl_results(&spv, None, entry, vec![json!({})], dir);
+        assert_eq!(
+            got[0]["buffers"], expected[k]["buffers"],
+            "{what}: override set {k} baked in ({values:?})"
+        );
+        full += 1;
+        if set.len() < 2 {
+            continue;
+        }
+        let first = set.keys().next().unwrap().clone();
+        let rest: serde_json::Map<String, Json> = set
+            .iter()
+            .filter(|(m, _)| **m != first)
+            .map(|(m, v)| (m.clone(), v.clone()))
+            .collect();
+        let one = json!({ first.clone(): values[&first].clone() });
+        let spv = dir.join("partial.spv");
+        let (input, names) = case.partial_input;
+        let prop = specialize(input, names, &one, &spv, dir);
+        let got = ocl_results(&spv, Some(&prop), entry, vec![Json::Object(rest)], dir);
+        assert_eq!(
+            got[0]["buffers"], expected[k]["buffers"],
+            "{what}: override set {k}, {first} baked in, the others overridden"
+        );
+        partial += 1;
+    }
+    (full, partial)
+}
+
 #[test]
 fn specialized_images_compute_what_overrides_compute() {
     let dir = common::Scratch::new(&format!("spec-link-specialize-{}", std::process::id()));
-    let (mut full, mut partial) = (0, 0);
+    let (mut full, mut partial, mut dpcpp_full) = (0, 0, 0);
     for (input, entry) in images() {
         let sets: Vec<Json> = entry["overrides"]
             .as_array()
@@ -188,8 +288,8 @@ fn specialized_images_compute_what_overrides_compute() {
         if sets.is_empty() {
             continue;
         }
-        let what = input.display().to_string();
-        // The unspecialized image: spec-link's native lowering, with its property sets.
+        // spec-link's native lowering, named by its JSON sidecar; the partial case specializes
+        // the input with marker calls (lowered and specialized in one step).
         let (low, low_prop, low_json) = (
             dir.join("low.spv"),
             dir.join("low.prop"),
@@ -205,86 +305,45 @@ fn specialized_images_compute_what_overrides_compute() {
                 .arg("--json")
                 .arg(&low_json)
                 .arg("--no-validate"),
-            &what,
+            &input.display().to_string(),
         );
-        let info: Json = serde_json::from_slice(&run_ok(
-            bin()
-                .args(["info", "--json"])
-                .arg(&low)
-                .arg("--input-prop")
-                .arg(&low_json),
-            &what,
-        ))
-        .unwrap();
-        let trees: std::collections::BTreeMap<String, Json> = info["named_constants"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .map(|c| (c["name"].as_str().unwrap().to_string(), c["tree"].clone()))
-            .collect();
-        let expected = ocl_results(&low, Some(&low_prop), &entry, sets.clone(), &dir);
-        for (k, set) in sets.iter().enumerate() {
-            let set = set.as_object().unwrap();
-            let values: serde_json::Map<String, Json> = set
-                .iter()
-                .map(|(name, hex)| {
-                    (
-                        name.clone(),
-                        typed(&trees[name], &bytes_of(hex.as_str().unwrap())),
-                    )
-                })
-                .collect();
-            // Every value baked in (native input): no overrides left to give.
-            let spv = dir.join("full.spv");
-            let prop = specialize(
-                &low,
-                Some(&low_json),
-                &Json::Object(values.clone()),
-                &spv,
-                &dir,
-            );
-            let left = std::fs::read_to_string(&prop).unwrap();
-            let remaining = common::spec_constant_meaning(&left);
-            assert!(
-                values.keys().all(|n| !remaining.contains_key(n)),
-                "{what}: {} still lists a specialized constant",
-                prop.display()
-            );
-            let got = ocl_results(&spv, None, &entry, vec![json!({})], &dir);
-            assert_eq!(
-                got[0]["buffers"], expected[k]["buffers"],
-                "{what}: override set {k} baked in ({values:?})"
-            );
-            full += 1;
-            // The first value baked in (input with marker calls), the others as overrides.
-            if set.len() >= 2 {
-                let (first, rest) = set
-                    .iter()
-                    .next()
-                    .map(|(n, _)| n.clone())
-                    .map(|n| {
-                        let rest: serde_json::Map<String, Json> = set
-                            .iter()
-                            .filter(|(m, _)| **m != n)
-                            .map(|(m, v)| (m.clone(), v.clone()))
-                            .collect();
-                        (n, rest)
-                    })
-                    .unwrap();
-                let one = json!({ first.clone(): values[&first].clone() });
-                let spv = dir.join("partial.spv");
-                let prop = specialize(&input, None, &one, &spv, &dir);
-                let got = ocl_results(&spv, Some(&prop), &entry, vec![Json::Object(rest)], &dir);
-                assert_eq!(
-                    got[0]["buffers"], expected[k]["buffers"],
-                    "{what}: override set {k}, {first} baked in, the others overridden"
-                );
-                partial += 1;
-            }
+        let (f, p) = check(
+            &Case {
+                what: format!("{} (spec-link's lowering)", input.display()),
+                image: &low,
+                prop: &low_prop,
+                names: &low_json,
+                partial_input: (&input, None),
+            },
+            &entry,
+            &sets,
+            &dir,
+        );
+        full += f;
+        partial += p;
+        // DPC++'s own native image, named by DPC++'s .prop (where DPC++ computes it right).
+        if entry.get("dpcpp_native_wrong").is_some() {
+            continue;
         }
+        let native = common::beside(&input, ".dpcpp-native.spv");
+        let native_prop = common::beside(&input, ".dpcpp-native.prop");
+        let (f, p) = check(
+            &Case {
+                what: format!("{} (DPC++'s image)", native.display()),
+                image: &native,
+                prop: &native_prop,
+                names: &native_prop,
+                partial_input: (&native, Some(&native_prop)),
+            },
+            &entry,
+            &sets,
+            &dir,
+        );
+        dpcpp_full += f;
+        partial += p;
     }
     assert!(
-        full >= 15 && partial >= 5,
-        "{full} full and {partial} partial cases"
+        full >= 15 && dpcpp_full >= 10 && partial >= 10,
+        "{full} full, {dpcpp_full} full on DPC++'s images and {partial} partial cases"
     );
 }
