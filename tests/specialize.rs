@@ -347,3 +347,125 @@ fn specialized_images_compute_what_overrides_compute() {
         "{full} full, {dpcpp_full} full on DPC++'s images and {partial} partial cases"
     );
 }
+
+/// `testdata/specialize-fold`: a, b and f specialized, flag left open. The integer and boolean
+/// OpSpecConstantOps of constants fold to the values computed here by hand; those that still
+/// depend on flag, and the float one, stay; on the runtime, the specialized module computes what
+/// the original computes with the same values set as overrides, with flag at its default and
+/// overridden.
+#[test]
+fn spec_constant_ops_of_constants_fold() {
+    let dir = common::Scratch::new(&format!("spec-link-fold-{}", std::process::id()));
+    let case = common::repo().join("testdata/specialize-fold");
+    let input = dir.join("input.spv");
+    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    let names = case.join("names.json");
+    let out = dir.join("out.spv");
+    let o = bin()
+        .arg("specialize")
+        .arg(&input)
+        .arg("--input-prop")
+        .arg(&names)
+        .args(["-o"])
+        .arg(&out)
+        .args([
+            "--set",
+            "a=7",
+            "--set",
+            "b=-3",
+            "--set",
+            "f=0x1p1",
+            "--validate",
+            "--prop",
+        ])
+        .arg(dir.join("out.prop"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("fsum = OpFAdd"),
+        "the float op is reported: {stderr}"
+    );
+    let text = common::disassemble(&std::fs::read(&out).unwrap());
+    for line in [
+        "%a = OpConstant %uint 7",
+        "%b = OpConstant %uint 4294967293",
+        "%f = OpConstant %float 2",
+        "%flag = OpSpecConstantTrue %bool",
+        "%sum = OpConstant %uint 4",
+        "%prod = OpConstant %uint 4294967284",
+        "%quo = OpConstant %uint 4294967295",
+        "%rem = OpConstant %uint 4294967295",
+        "%shl = OpConstant %uint 28",
+        "%sra = OpConstant %uint 4294967294",
+        "%lt = OpConstantFalse %bool",
+        "%ult = OpConstantTrue %bool",
+        "%sel = OpConstant %uint 4294967293",
+        "%and = OpSpecConstantOp %bool LogicalAnd %lt %flag",
+        "%sel2 = OpSpecConstantOp %uint Select %and %uint_1 %uint_0",
+        "%wide = OpConstant %ulong 18446744073709551613",
+        "%fsum = OpSpecConstantOp %float FAdd %f %f",
+    ] {
+        assert!(text.contains(line), "no '{line}' in:\n{text}");
+    }
+    assert!(!text.contains("SpecId 0") && !text.contains("SpecId 1") && !text.contains("SpecId 3"));
+    assert!(text.contains("OpDecorate %flag SpecId 2"));
+
+    // The original's .prop: specialize with no value writes the names' property sets.
+    let all = dir.join("all.prop");
+    let o = bin()
+        .arg("specialize")
+        .arg(&input)
+        .arg("--input-prop")
+        .arg(&names)
+        .arg("-o")
+        .arg(dir.join("same.spv"))
+        .arg("--prop")
+        .arg(&all)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let entry = json!({ "kernel": "fold", "nbuf": 1 });
+    let values = json!({ "a": "07000000", "b": "fdffffff", "f": "00000040" });
+    let with_flag_off = json!({ "a": "07000000", "b": "fdffffff", "f": "00000040", "flag": "00" });
+    let expected = ocl_results(
+        &input,
+        Some(&all),
+        &entry,
+        vec![values, with_flag_off],
+        &dir,
+    );
+    let got = ocl_results(
+        &out,
+        Some(&dir.join("out.prop")),
+        &entry,
+        vec![json!({}), json!({ "flag": "00" })],
+        &dir,
+    );
+    assert_eq!(got[0]["buffers"], expected[0]["buffers"]);
+    assert_eq!(got[1]["buffers"], expected[1]["buffers"]);
+    // The stored words: sum, prod, quo, rem, shl, sra, lt, ult, sel, sel2, wide, fsum.
+    let words: Vec<u32> = bytes_of(got[0]["buffers"][0].as_str().unwrap())
+        .chunks(4)
+        .take(12)
+        .map(|c| u32::from_le_bytes(c.try_into().unwrap()))
+        .collect();
+    assert_eq!(
+        words,
+        [
+            4,
+            (-12i32) as u32,
+            u32::MAX,
+            u32::MAX,
+            28,
+            (-2i32) as u32,
+            0,
+            1,
+            (-3i32) as u32,
+            0,
+            (-3i32) as u32,
+            4.0f32.to_bits()
+        ]
+    );
+}

@@ -30,7 +30,8 @@ use spirv::Op;
 #[derive(Default)]
 pub struct Report {
     pub folded: usize,
-    /// `%id = OpName` of each `OpSpecConstantOp` of constants left as it is.
+    /// `name = OpOperation` of each `OpSpecConstantOp` of constants left as it is (its `OpName`,
+    /// else `%id`).
     pub not_folded: Vec<String>,
 }
 
@@ -40,6 +41,7 @@ pub fn fold(module: &mut Module, index: &Index, decorations: &Decorations) -> Re
     // Scalar values of the constants met so far; ids known to be constants.
     let mut values: IdMap<u32, Value> = IdMap::default();
     let mut constant: crate::module::idhash::IdSet<u32> = Default::default();
+    let mut not_folded = Vec::new();
     let end = index.globals_end.min(module.len());
     for i in 0..end {
         let Some(w) = module.inst(i).map(<[u32]>::to_vec) else {
@@ -94,19 +96,40 @@ pub fn fold(module: &mut Module, index: &Index, decorations: &Decorations) -> Re
                             constant.insert(id);
                             report.folded += 1;
                         }
-                        None => report
-                            .not_folded
-                            .push(format!("%{id} = {}", inst::op_name(operation))),
+                        None => not_folded.push((id, operation)),
                     },
-                    _ => report
-                        .not_folded
-                        .push(format!("%{id} = {}", inst::op_name(operation))),
+                    _ => not_folded.push((id, operation)),
                 }
             }
             _ => {}
         }
     }
+    let names = debug_names(module, index, &not_folded);
+    report.not_folded = not_folded
+        .iter()
+        .map(|(id, operation)| {
+            let name = names.get(id).cloned().unwrap_or_else(|| format!("%{id}"));
+            format!("{name} = {}", inst::op_name(*operation))
+        })
+        .collect();
     Ok(report)
+}
+
+/// The `OpName` of each of `ids` that has one.
+fn debug_names(module: &Module, index: &Index, ids: &[(u32, u32)]) -> IdMap<u32, String> {
+    let wanted: crate::module::idhash::IdSet<u32> = ids.iter().map(|&(id, _)| id).collect();
+    let mut names = IdMap::default();
+    for i in 0..index.names_end.min(module.len()) {
+        let w = module.original(i);
+        if w[0] & 0xffff == Op::Name as u32 && w.len() > 2 && wanted.contains(&w[1]) {
+            if let Some((s, _)) = inst::read_string(&w[2..]) {
+                names
+                    .entry(w[1])
+                    .or_insert_with(|| String::from_utf8_lossy(&s).into_owned());
+            }
+        }
+    }
+    names
 }
 
 /// A scalar integer, float or bool value of type `ty` from literal words (none: zero).
