@@ -469,3 +469,197 @@ fn spec_constant_ops_of_constants_fold() {
         ]
     );
 }
+
+/// Bad values and names: `error:` naming the constant, exit 1, nothing written; bad arguments:
+/// exit 2.
+#[test]
+fn errors_name_the_constant_and_write_nothing() {
+    let dir = common::Scratch::new(&format!(
+        "spec-link-specialize-errors-{}",
+        std::process::id()
+    ));
+    let case = common::repo().join("testdata/specialize-fold");
+    let input = dir.join("input.spv");
+    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    // A name whose SpecId the module does not have.
+    let mut names: Json =
+        serde_json::from_slice(&std::fs::read(case.join("names.json")).unwrap()).unwrap();
+    names["spec_constants"].as_array_mut().unwrap().push(
+        json!({"symbolic_id": "ghost", "descriptors": [{"spec_id": 9, "offset": 0, "size": 4}]}),
+    );
+    names["default_values"] = json!("0100000002000000010000c03f00000000");
+    let names_path = dir.join("names.json");
+    std::fs::write(&names_path, names.to_string()).unwrap();
+    let dpcpp = common::fixtures().join("types");
+    let types = dpcpp.join("image0.dpcpp-native.spv");
+    let types_prop = dpcpp.join("image0.dpcpp-native.prop");
+    let pad = "uid0123456789abcdef____ZL5padId";
+    let unlowered = dpcpp.join("image0.input.spv");
+    let cases: Vec<(Vec<String>, &Path, Option<&Path>, &str)> = vec![
+        (
+            vec!["nope=1".into()],
+            &input,
+            Some(&names_path),
+            "unknown spec constant 'nope'",
+        ),
+        (vec!["a=1.5".into()], &input, Some(&names_path), "'a'"),
+        (
+            vec!["a=0x100000000".into()],
+            &input,
+            Some(&names_path),
+            "out of range",
+        ),
+        (
+            vec!["a=-2147483649".into()],
+            &input,
+            Some(&names_path),
+            "out of range",
+        ),
+        (vec!["flag=2".into()], &input, Some(&names_path), "'flag'"),
+        (vec!["f=[1]".into()], &input, Some(&names_path), "'f'"),
+        (
+            vec!["f=abc".into()],
+            &input,
+            Some(&names_path),
+            "not a number",
+        ),
+        (vec!["ghost=1".into()], &input, Some(&names_path), "'ghost'"),
+        (
+            vec![format!("{pad}=[1, 2]")],
+            &types,
+            Some(&types_prop),
+            pad,
+        ),
+        (vec![format!("{pad}=7")], &types, Some(&types_prop), pad),
+        (
+            vec![format!("{pad}=[1, 2, [3]]")],
+            &types,
+            Some(&types_prop),
+            pad,
+        ),
+        (vec!["a=1".into()], &input, None, "--input-prop"),
+        // A module with marker calls names its own constants.
+        (
+            vec!["x=1".into()],
+            &unlowered,
+            Some(&types_prop),
+            "marker calls",
+        ),
+    ];
+    for (sets, module, names, expected) in cases {
+        let out = dir.join("out");
+        std::fs::create_dir_all(&out).unwrap();
+        let mut cmd = bin();
+        cmd.arg("specialize")
+            .arg(module)
+            .arg("-o")
+            .arg(out.join("o.spv"));
+        cmd.arg("--prop")
+            .arg(out.join("o.prop"))
+            .arg("--json")
+            .arg(out.join("o.json"));
+        if let Some(n) = names {
+            cmd.arg("--input-prop").arg(n);
+        }
+        for s in &sets {
+            cmd.arg("--set").arg(s);
+        }
+        let o = cmd.output().unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{sets:?}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expected),
+            "{sets:?}: expected '{expected}' in: {stderr}"
+        );
+        assert_eq!(
+            std::fs::read_dir(&out).unwrap().count(),
+            0,
+            "{sets:?}: wrote something"
+        );
+    }
+    // Usage errors.
+    for args in [vec!["--set", "a"], vec!["--set", "a=1", "--set", "a=2"]] {
+        let o = bin()
+            .arg("specialize")
+            .arg(&input)
+            .args(["-o", "/dev/null", "--input-prop"])
+            .arg(&names_path)
+            .args(&args)
+            .output()
+            .unwrap();
+        assert_eq!(
+            o.status.code(),
+            Some(2),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+    }
+}
+
+/// Values by type: hex integers, hex floats, inf and nan, bool words, an 8-bit integer from a
+/// bool word (DPC++'s bool), a composite by members (padding members are not given), and a
+/// one-member wrapper (sycl::vec) given its member's value; checked in the output's literals.
+#[test]
+fn values_are_parsed_by_type() {
+    let dir = common::Scratch::new(&format!(
+        "spec-link-specialize-values-{}",
+        std::process::id()
+    ));
+    let case = common::repo().join("testdata/specialize-fold");
+    let input = dir.join("input.spv");
+    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    let out = dir.join("out.spv");
+    let run = |module: &Path, names: &Path, sets: &[&str]| {
+        let mut cmd = bin();
+        cmd.arg("specialize")
+            .arg(module)
+            .arg("-o")
+            .arg(&out)
+            .arg("--input-prop")
+            .arg(names);
+        for s in sets {
+            cmd.arg("--set").arg(s);
+        }
+        run_ok(&mut cmd, &format!("{sets:?}"));
+        common::disassemble(&std::fs::read(&out).unwrap())
+    };
+    let names = case.join("names.json");
+    let text = run(&input, &names, &["a=0xFF", "b=-1", "flag=false", "f=-inf"]);
+    assert!(text.contains("%a = OpConstant %uint 255"), "{text}");
+    assert!(text.contains("%b = OpConstant %uint 4294967295"), "{text}");
+    assert!(text.contains("%flag = OpConstantFalse %bool"), "{text}");
+    assert!(text.contains("%f = OpConstant %float -0x1p+128"), "{text}");
+    let text = run(&input, &names, &["f=nan", "flag=1"]);
+    assert!(text.contains("%f = OpConstant %float 0x1.8p+128"), "{text}");
+    assert!(text.contains("%flag = OpConstantTrue %bool"), "{text}");
+    let text = run(&input, &names, &["f=0x1.8p1"]);
+    assert!(text.contains("%f = OpConstant %float 3"), "{text}");
+
+    let dpcpp = common::fixtures().join("types");
+    let types = dpcpp.join("image0.dpcpp-native.spv");
+    let prop = dpcpp.join("image0.dpcpp-native.prop");
+    let u = "uid0123456789abcdef____ZL";
+    let text = run(
+        &types,
+        &prop,
+        &[
+            &format!("{u}6boolId=false"),
+            &format!("{u}5padId=[9, -8, 0.25]"),
+            &format!("{u}5vecId=[11, 12]"),
+            &format!("{u}4llId=0xFFFFFFFFFFFFFFFF"),
+            &format!("{u}5dblId=1e300"),
+        ],
+    );
+    for line in [
+        "OpConstant %uchar 0",
+        "OpConstant %uchar 9",
+        "OpConstant %uint 4294967288",
+        "OpConstant %double 0.25",
+        "OpConstant %uint 11",
+        "OpConstant %uint 12",
+        "OpConstant %ulong 18446744073709551615",
+        "OpConstant %double 1.0000000000000001e+300",
+    ] {
+        assert!(text.contains(line), "no '{line}' in the output");
+    }
+}
