@@ -269,3 +269,37 @@ fn info_names_dpcpp_images_as_their_prop_says() {
     assert!(not_indexed <= 4, "{not_indexed} images not indexed");
     assert!(compared >= 100, "only {compared} constants compared");
 }
+
+/// The terminal table, checked by golden files (`UPDATE_GOLDEN=1` rewrites them): DPC++'s
+/// native image of the `types` fixture named by its `.prop`, and the `basic` fixture's module
+/// with marker calls.
+#[test]
+fn info_table_matches_golden() {
+    let fixtures = "testdata/dpcpp-fixtures";
+    for (args, golden) in [
+        (
+            vec![
+                format!("{fixtures}/types/image0.dpcpp-native.spv"),
+                "--input-prop".to_string(),
+                format!("{fixtures}/types/image0.dpcpp-native.prop"),
+            ],
+            "types.dpcpp-native.txt",
+        ),
+        (
+            vec![format!("{fixtures}/basic/image0.input.spv")],
+            "basic.input.txt",
+        ),
+    ] {
+        let o = bin()
+            .arg("info")
+            .args(&args)
+            .current_dir(common::repo())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let path = common::repo().join("testdata/info").join(golden);
+        if let Some(diff) = common::golden(&path, &String::from_utf8(o.stdout).unwrap()) {
+            panic!("{diff}");
+        }
+    }
+}

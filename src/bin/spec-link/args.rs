@@ -20,6 +20,14 @@ Examples:
   spec-link in.spv -o out.spv --validate --target-env spv1.4
       fail unless spirv-val accepts the output in that environment
 
+Subcommands (each has its own --help):
+  spec-link info INPUT... [--input-prop FILE] [--json]
+      what is in a module: facts, kernels, spec constants (by name with the image's .prop), and
+      what lowering would make of a module with marker calls; writes nothing
+  spec-link specialize INPUT -o OUT [--input-prop IN.prop] --set NAME=VALUE... [--set-file FILE.json]
+                       [--prop OUT.prop] [--json OUT.json]
+      give named spec constants fixed values; the others stay specializable
+
 Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
 
 #[derive(Clone, Copy, Debug, ValueEnum)]

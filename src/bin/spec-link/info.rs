@@ -32,7 +32,7 @@ Exit status: 0 success; 1 a module or the names could not be read; 2 usage error
 /// composites as trees; with names from the image's property sets), and, for a module with
 /// SYCL spec-constant marker calls, what lowering would produce. Nothing is written.
 #[derive(Parser, Debug)]
-#[command(name = "spec-link info", version, after_help = EXAMPLES)]
+#[command(name = "spec-link info", bin_name = "spec-link info", version, after_help = EXAMPLES)]
 pub(crate) struct InfoCli {
     /// SPIR-V modules: files, '-' (standard input) or glob patterns (as for lowering). Each is
     /// described on its own (nothing is linked)

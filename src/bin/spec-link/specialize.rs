@@ -28,7 +28,7 @@ Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
 /// then constant are folded, and the other spec constants keep their SpecIds. The property sets
 /// written describe what is left.
 #[derive(Parser, Debug)]
-#[command(name = "spec-link specialize", version, after_help = EXAMPLES)]
+#[command(name = "spec-link specialize", bin_name = "spec-link specialize", version, after_help = EXAMPLES)]
 pub(crate) struct SpecializeCli {
     /// The SPIR-V module: a native image (spec constants with SpecIds; its names come from
     /// --input-prop) or a module with marker calls (lowered first; its names are the symbolic
