@@ -204,3 +204,81 @@ pub fn f64_to_half(v: f64) -> u16 {
     }
     sign | (field << 10) | ((units as u16) & 0x3ff)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn int(bits: u32, signed: bool) -> Value {
+        Value::int(0, bits, signed)
+    }
+
+    #[test]
+    fn half_rounding() {
+        for (v, h) in [
+            (1.0, 0x3c00u16),
+            (-2.0, 0xc000),
+            (65504.0, 0x7bff),
+            (65520.0, 0x7c00),
+            (2f64.powi(-24), 0x0001),
+            (2f64.powi(-25), 0x0000),
+            (2f64.powi(-14), 0x0400),
+            (0.1, 0x2e66),
+            (f64::INFINITY, 0x7c00),
+        ] {
+            assert_eq!(f64_to_half(v), h, "{v}");
+            if h & 0x7c00 != 0x7c00 {
+                // (Exactly representable values come back.)
+                let back = crate::info::value::half_to_f64(h);
+                assert!((back - v).abs() <= v.abs() * 1e-3 + 1e-7, "{v} {back}");
+            }
+        }
+    }
+
+    #[test]
+    fn integers_by_width() {
+        assert_eq!(
+            parse_scalar("-1", &int(8, false)),
+            Ok(Value::int(0xff, 8, false))
+        );
+        assert_eq!(
+            parse_scalar("255", &int(8, true)),
+            Ok(Value::int(0xff, 8, true))
+        );
+        assert!(parse_scalar("256", &int(8, false)).is_err());
+        assert!(parse_scalar("-129", &int(8, false)).is_err());
+        assert_eq!(
+            parse_scalar("0x7fff", &int(16, false)),
+            Ok(Value::int(0x7fff, 16, false))
+        );
+        assert_eq!(
+            parse_scalar("-9223372036854775808", &int(64, true)),
+            Ok(Value::int(1 << 63, 64, true))
+        );
+        assert!(parse_scalar("1.0", &int(32, false)).is_err());
+        assert_eq!(
+            parse_scalar("true", &int(8, false)),
+            Ok(Value::int(1, 8, false))
+        );
+        assert!(parse_scalar("true", &int(32, false)).is_err());
+    }
+
+    #[test]
+    fn floats_and_bools() {
+        let f32_ = Value::Float { raw: 0, bits: 32 };
+        let f64_ = Value::Float { raw: 0, bits: 64 };
+        let get = |t: &str, like: &Value| parse_scalar(t, like).map(|v| v.as_f64().unwrap());
+        assert_eq!(get("1", &f32_), Ok(1.0));
+        assert_eq!(get("0x1.8p1", &f64_), Ok(3.0));
+        assert_eq!(get("-0x10", &f64_), Ok(-16.0));
+        assert_eq!(get("-inf", &f32_), Ok(f64::NEG_INFINITY));
+        assert!(get("nan", &f64_).unwrap().is_nan());
+        assert!(get("1e39", &f32_).is_err());
+        assert!(get("one", &f32_).is_err());
+        assert_eq!(
+            parse_scalar("0", &Value::Bool(true)),
+            Ok(Value::Bool(false))
+        );
+        assert!(parse_scalar("yes", &Value::Bool(true)).is_err());
+    }
+}
