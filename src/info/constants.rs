@@ -305,6 +305,21 @@ pub fn named(
     }
     let defined: std::collections::BTreeSet<u32> =
         trees.decorations.spec_id.values().copied().collect();
+    // Candidates by their sorted leaf SpecIds; of several with the same leaves the preferred
+    // ([`rank`]) and, of equals, the outermost (the first met: roots are walked depth first).
+    let mut by_leaves: std::collections::BTreeMap<Vec<u32>, Vec<&ConstNode>> = Default::default();
+    for n in candidates {
+        let mut leaves = n.leaf_spec_ids();
+        leaves.sort_unstable();
+        leaves.dedup();
+        if !leaves.is_empty() {
+            by_leaves.entry(leaves).or_default().push(n);
+        }
+    }
+    for nodes in by_leaves.values_mut() {
+        // (A stable sort: equals keep their order.)
+        nodes.sort_by_key(|n| std::cmp::Reverse(rank(n)));
+    }
     names
         .constants
         .iter()
@@ -315,19 +330,11 @@ pub fn named(
                 .copied()
                 .filter(|s| defined.contains(s))
                 .collect();
-            // The largest candidate whose leaves are the name's SpecIds the module defines.
-            let root = candidates
-                .iter()
-                .filter(|n| {
-                    let leaves: std::collections::BTreeSet<u32> =
-                        n.leaf_spec_ids().into_iter().collect();
-                    !leaves.is_empty() && leaves == wanted_defined
-                })
-                // The outermost of equals (the first met: roots are walked depth first).
-                .fold(None::<&&ConstNode>, |best, n| match best {
-                    Some(b) if rank(b) >= rank(n) => Some(b),
-                    _ => Some(n),
-                })
+            // The candidate whose leaves are the name's SpecIds the module defines.
+            let key: Vec<u32> = wanted_defined.iter().copied().collect();
+            let root = by_leaves
+                .get(&key)
+                .and_then(|nodes| nodes.first())
                 .map(|n| rebase(n, 0));
             let size = c.size();
             let default_hex = root.as_ref().map(|r| {
