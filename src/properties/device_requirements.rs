@@ -33,8 +33,13 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     // include those the code no longer shows, such as a `device_has` attribute's).
     if ctx.emit.split_off {
         for &k in ctx.inputs {
-            if let Some(Value::Bytes { data, .. }) = ctx.carried.get(k, DEVICE_REQUIREMENTS, "aspects") {
-                aspects.extend(data.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])));
+            if let Some(Value::Bytes { data, .. }) =
+                ctx.carried.get(k, DEVICE_REQUIREMENTS, "aspects")
+            {
+                aspects.extend(
+                    data.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
             }
         }
     }
