@@ -185,7 +185,13 @@ impl<'a> Extractor<'a> {
         }
         let mut all_functions: Vec<usize> =
             functions.iter().chain(&declared_kept).copied().collect();
-        all_functions.sort_unstable();
+        // Declarations (bodies left out, or none to begin with) before definitions, as SPIR-V
+        // requires; module order within each.
+        all_functions.sort_unstable_by_key(|&k| {
+            let bodiless =
+                declared_ids.contains(&index.functions[k].id) || index.functions[k].is_declaration;
+            (!bodiless, k)
+        });
         for &k in &all_functions {
             let f = &index.functions[k];
             if declared_ids.contains(&f.id) {
