@@ -150,6 +150,10 @@ impl<'a> Extractor<'a> {
             let Some(w) = module.inst(x as usize) else {
                 continue;
             };
+            // Reached already (something the image holds uses it): kept with the globals.
+            if crate::module::inst::result_id(w).is_some_and(|r| self.marked(r)) {
+                continue;
+            }
             let mut all = true;
             index.visit_use_ids(module, w, |u| {
                 all &=

@@ -46,6 +46,8 @@ pub struct Image {
     pub entries: Vec<ImageEntry>,
     pub property_sets: Vec<PropertySet>,
     pub spec_map: crate::specmap::SpecMap,
+    /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
+    pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
     pub validated_with: Option<String>,
 }
 
@@ -263,6 +265,7 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
             entries: image_entries,
             property_sets,
             spec_map: lowered.spec_map,
+            kernels: lowered.kernels,
             validated_with,
         });
     }

@@ -212,6 +212,10 @@ fn sidecar(out: &SplitOutput, files: &[[PathBuf; 3]], options: &spec_link::Optio
                     "size": c.size,
                     "spec_ids": image.spec_map.spec_ids(c),
                 })).collect::<Vec<_>>(),
+                "kernels": image.kernels.as_ref().map(|ks| ks.iter().map(|k| json!({
+                    "name": k.name,
+                    "spec_constants_buffer_arg": k.arg,
+                })).collect::<Vec<_>>()),
                 "property_sets": image.property_sets.iter().map(|s| json!({
                     "name": s.name,
                     "properties": s.properties.iter().map(|(n, v)| {
