@@ -296,3 +296,25 @@ fn split_equals_dpcpp() {
         failures.join("\n")
     );
 }
+
+/// The `.prop` reader is the writer's inverse on every property file in `testdata/` (DPC++'s and
+/// spec-link's): `write(read(x)) == x`.
+#[test]
+fn every_prop_file_round_trips() {
+    let pattern = common::repo().join("testdata/**/*.prop");
+    let mut n = 0;
+    for path in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let bytes = std::fs::read(&path).unwrap();
+        let sets = text::read(&bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(
+            text::write(&sets) == bytes,
+            "{}: read then written differs",
+            path.display()
+        );
+        n += 1;
+    }
+    assert!(n >= 200, "only {n} .prop files found");
+}

@@ -74,12 +74,12 @@ pub struct SplitOutput {
     pub warnings: Vec<String>,
 }
 
-/// Loads the inputs and links several (exports kept); returns the module, a name for messages,
-/// and the input each kernel or exported function name came from.
-fn load(
-    mut inputs: Vec<Input>,
-    options: &Options,
-) -> Result<(Module, String, IdMap<u64, usize>, Vec<String>)> {
+/// What [`load`] gives: the module, a name for messages, the input each kernel or exported
+/// function name came from (by [`name_key`]), and the linker's notes.
+type Loaded = (Module, String, IdMap<u64, usize>, Vec<String>);
+
+/// Loads the inputs and links several (exports kept).
+fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
     let mut origin: IdMap<u64, usize> = IdMap::default();
     if inputs.len() == 1 {
         let module = inputs[0].take_module()?;
@@ -109,7 +109,7 @@ fn load(
     }
     let link_options = crate::link::LinkOptions {
         create_library: true,
-        ..options.link.clone()
+        ..options.link
     };
     let (words, report) = linker.finish(&link_options)?;
     let name = format!("the module linked from {} inputs", inputs.len());
