@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Machine setup for spec-link (Debian 12, run as root; idempotent; needs no stdin).
 #   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv
-#   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py)
+#   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py) and the
+#     SYCL runtime intel-sycl-rt (headers + libsycl.so, for scripts/sycl-run/)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
 #   - $REPO/.devicelib: DPC++'s SPIR-V device libraries (from the intel-sycl-rt 2025.0.4 wheel)
 #   - cargo build --release
@@ -18,9 +19,13 @@ PY_PACKAGES=(
   intel-opencl-rt==2026.2.0
   intel-cmplr-lib-rt==2026.2.0
   pyopencl==2026.1.4
+  # the SYCL runtime (libsycl.so + headers) for scripts/sycl-run/ (tests/sycl_runtime.rs)
+  intel-sycl-rt==2026.2.0
   numpy==2.4.6
   # transitive dependencies, pinned too so that reruns install the same set
   intel-cmplr-lic-rt==2026.2.0
+  intel-cmplr-lib-ur==2026.2.0
+  umf==1.2.0
   tbb==2023.2.0
   tcmlib==1.6.0
   platformdirs==4.14.5

@@ -137,13 +137,7 @@ impl TypeAspects {
                 Some(64) => 2,
                 _ => 0,
             },
-            x if x == Op::TypeInt as u32 => {
-                if w.get(2) == Some(&64) {
-                    8
-                } else {
-                    0
-                }
-            }
+            x if x == Op::TypeInt as u32 && w.get(2) == Some(&64) => 8,
             x if x == Op::TypeVector as u32
                 || x == Op::TypeMatrix as u32
                 || x == Op::TypeArray as u32

@@ -159,9 +159,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn reads_both_types_and_round_trips() {
+    fn reads_both_types_and_round_trips() -> Result<(), PropError> {
         let text = b"[SYCL/kernel param opt]\n_ZTS4KScB=2|AwAAAAAAAAAE\n[SYCL/misc properties]\noptLevel=1|2\n";
-        let sets = read(text).unwrap();
+        let sets = read(text)?;
         assert_eq!(sets.len(), 2);
         assert_eq!(
             sets[0].properties[0].1,
@@ -172,6 +172,7 @@ mod tests {
         );
         assert_eq!(sets[1].properties[0].1, Value::Uint32(2));
         assert_eq!(write(&sets), text);
+        Ok(())
     }
 
     #[test]

@@ -36,6 +36,9 @@ pub struct ImagePlan<'a> {
 /// An image's module and what it holds.
 pub struct Extracted {
     pub words: Vec<u32>,
+    /// For each instruction of the image, in order: the module's instruction it was copied
+    /// from, and whether it was copied unchanged.
+    pub origin: Vec<(u32, bool)>,
     /// Functions defined in the image (with bodies), as indices into [`Index::functions`].
     pub functions: Vec<usize>,
 }
@@ -147,6 +150,10 @@ impl<'a> Extractor<'a> {
             let Some(w) = module.inst(x as usize) else {
                 continue;
             };
+            // Reached already (something the image holds uses it): kept with the globals.
+            if crate::module::inst::result_id(w).is_some_and(|r| self.marked(r)) {
+                continue;
+            }
             let mut all = true;
             index.visit_use_ids(module, w, |u| {
                 all &=
@@ -164,6 +171,7 @@ impl<'a> Extractor<'a> {
             .iter()
             .map(|&k| index.functions[k].id)
             .collect();
+        let mut origin: Vec<(u32, bool)> = Vec::new();
         let mut globals = insts.into_iter().peekable();
         let mut extras = extras.into_iter().peekable();
         // Merge the two ordered lists.
@@ -175,11 +183,19 @@ impl<'a> Extractor<'a> {
                 (None, None) => break,
             };
             let Some(i) = next else { break };
-            self.write_global(i as usize, &declared_ids, &mut words);
+            if let Some(verbatim) = self.write_global(i as usize, &declared_ids, &mut words) {
+                origin.push((i, verbatim));
+            }
         }
         let mut all_functions: Vec<usize> =
             functions.iter().chain(&declared_kept).copied().collect();
-        all_functions.sort_unstable();
+        // Declarations (bodies left out, or none to begin with) before definitions, as SPIR-V
+        // requires; module order within each.
+        all_functions.sort_unstable_by_key(|&k| {
+            let bodiless =
+                declared_ids.contains(&index.functions[k].id) || index.functions[k].is_declaration;
+            (!bodiless, k)
+        });
         for &k in &all_functions {
             let f = &index.functions[k];
             if declared_ids.contains(&f.id) {
@@ -188,26 +204,34 @@ impl<'a> Extractor<'a> {
                     let op = w[0] & 0xffff;
                     if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
                         words.extend_from_slice(w);
+                        origin.push((i as u32, true));
                     } else {
                         break;
                     }
                 }
                 words.extend(crate::module::inst::build(Op::FunctionEnd, &[]));
+                origin.push((f.end as u32, true));
             } else {
                 for i in f.start..=f.end {
                     if let Some(w) = module.inst(i) {
                         words.extend_from_slice(w);
+                        origin.push((i as u32, true));
                     }
                 }
             }
         }
         functions.sort_unstable();
-        Extracted { words, functions }
+        Extracted {
+            words,
+            origin,
+            functions,
+        }
     }
 
-    /// Writes a kept instruction of the sections before the functions, adapted to the image.
-    fn write_global(&self, i: usize, declared: &IdSet<u32>, out: &mut Vec<u32>) {
-        let Some(w) = self.module.inst(i) else { return };
+    /// Writes a kept instruction of the sections before the functions, adapted to the image;
+    /// whether it was written unchanged (`None`: not written).
+    fn write_global(&self, i: usize, declared: &IdSet<u32>, out: &mut Vec<u32>) -> Option<bool> {
+        let w = self.module.inst(i)?;
         let op = w[0] & 0xffff;
         if op == Op::GroupDecorate as u32 || op == Op::GroupMemberDecorate as u32 {
             let step = if op == Op::GroupDecorate as u32 { 1 } else { 2 };
@@ -217,21 +241,22 @@ impl<'a> Extractor<'a> {
                 .flatten()
                 .copied()
                 .collect();
-            if !kept.is_empty() {
-                let mut operands = vec![w[1]];
-                operands.extend(kept);
-                out.extend(crate::module::inst::build(
-                    if step == 1 {
-                        Op::GroupDecorate
-                    } else {
-                        Op::GroupMemberDecorate
-                    },
-                    &operands,
-                ));
+            if kept.is_empty() {
+                return None;
             }
-            return;
+            let unchanged = kept.len() == w.len() - 2;
+            let mut operands = vec![w[1]];
+            operands.extend(kept);
+            out.extend(crate::module::inst::build(
+                if step == 1 {
+                    Op::GroupDecorate
+                } else {
+                    Op::GroupMemberDecorate
+                },
+                &operands,
+            ));
+            return Some(unchanged);
         }
-        let start = out.len();
         out.extend_from_slice(w);
         // A body left out: the definition's Export becomes an Import.
         if op == Op::Decorate as u32 && w.len() >= 4 && w[2] == LINKAGE && declared.contains(&w[1])
@@ -239,10 +264,11 @@ impl<'a> Extractor<'a> {
             if let Some(last) = out.last_mut() {
                 if *last == 0 {
                     *last = 1;
+                    return Some(false);
                 }
             }
         }
-        debug_assert!(out.len() > start);
+        Some(true)
     }
 }
 

@@ -1,8 +1,9 @@
 //! Entry points and their grouping into images, as DPC++'s `ModuleSplitter` does.
 //!
 //! Entry points: the kernels (`OpEntryPoint`); with device-image dependencies allowed, the
-//! SYCL_EXTERNAL functions (`Export` definitions that are not builtins); always the virtual
-//! functions (`Export` definitions whose address a global constant takes). Module order.
+//! SYCL_EXTERNAL functions (`Export` definitions that are not builtins, nor named as a kernel);
+//! always the virtual functions (`Export` definitions whose address a global constant takes).
+//! Module order.
 //!
 //! Grouping: `off` one group; `per-kernel` one group per entry point, keyed by its name;
 //! `per-source` (= `auto`) keyed by DPC++'s category string, `<input>-<virtual set>-<register
@@ -84,7 +85,12 @@ pub fn entries(
             let name = String::from_utf8_lossy(&l.name).into_owned();
             if graph.address_taken.contains(&f.id) {
                 (name, EntryKind::Virtual)
-            } else if allow_dependencies && !crate::properties::symbols::is_builtin(&name) {
+            } else if allow_dependencies
+                && !crate::properties::symbols::is_builtin(&name)
+                && !kernel_names.values().any(|k| *k == name)
+            {
+                // (A function exported under a kernel's name is that kernel's body, as the
+                // SPIR-V/LLVM translator wraps kernels: not a symbol of its own.)
                 (name, EntryKind::Exported)
             } else {
                 continue;

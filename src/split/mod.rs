@@ -46,6 +46,8 @@ pub struct Image {
     pub entries: Vec<ImageEntry>,
     pub property_sets: Vec<PropertySet>,
     pub spec_map: crate::specmap::SpecMap,
+    /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
+    pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
     pub validated_with: Option<String>,
 }
 
@@ -72,12 +74,12 @@ pub struct SplitOutput {
     pub warnings: Vec<String>,
 }
 
-/// Loads the inputs and links several (exports kept); returns the module, a name for messages,
-/// and the input each kernel or exported function name came from.
-fn load(
-    mut inputs: Vec<Input>,
-    options: &Options,
-) -> Result<(Module, String, IdMap<u64, usize>, Vec<String>)> {
+/// What [`load`] gives: the module, a name for messages, the input each kernel or exported
+/// function name came from (by [`name_key`]), and the linker's notes.
+type Loaded = (Module, String, IdMap<u64, usize>, Vec<String>);
+
+/// Loads the inputs and links several (exports kept).
+fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
     let mut origin: IdMap<u64, usize> = IdMap::default();
     if inputs.len() == 1 {
         let module = inputs[0].take_module()?;
@@ -107,7 +109,7 @@ fn load(
     }
     let link_options = crate::link::LinkOptions {
         create_library: true,
-        ..options.link.clone()
+        ..options.link
     };
     let (words, report) = linker.finish(&link_options)?;
     let name = format!("the module linked from {} inputs", inputs.len());
@@ -167,8 +169,10 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
         .collect();
     let image_options = Options {
         sidecars: false,
+        validation: crate::Validation::Never,
         ..options.clone()
     };
+    let validator = Validator::new(options, &module, &index)?;
     let emit = Emit {
         kernel_names: split.emit_kernel_names,
         program_metadata: split.emit_program_metadata,
@@ -233,6 +237,8 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
             vec![Input::from_module(image_name.clone(), image_module.clone())],
             &image_options,
         )?;
+        let validated_with =
+            validator.check(&module, &lowered.module, &extracted.origin, &mut warnings)?;
         let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
         let ctx = properties::ImageContext {
             module: &image_module,
@@ -259,9 +265,18 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
             entries: image_entries,
             property_sets,
             spec_map: lowered.spec_map,
-            validated_with: lowered.validated_with,
+            kernels: lowered.kernels,
+            validated_with,
         });
     }
+    notes.extend(validator.note);
+    let mut unique = Vec::new();
+    for w in warnings {
+        if !unique.contains(&w) {
+            unique.push(w);
+        }
+    }
+    let warnings = unique;
     for n in notes_cell.into_inner() {
         if !notes.contains(&n) {
             notes.push(n);
@@ -348,5 +363,99 @@ fn check_device_image_scope(
         Ok(())
     } else {
         Err(Error::Split(errors.join("\n")))
+    }
+}
+
+/// Validation of the images against the module they were split from, with the library's policy
+/// ([`crate::validate`]): an image may fail spirv-val only as the module does, also once the
+/// instructions the image does not hold as they were (not extracted, or rewritten by lowering)
+/// are set aside.
+struct Validator {
+    /// The target environment, when spirv-val runs.
+    env: Option<String>,
+    /// Why it does not run (said once).
+    note: Option<String>,
+}
+
+impl Validator {
+    fn new(options: &Options, module: &Module, index: &Index) -> Result<Validator> {
+        use crate::validate;
+        let off = Validator {
+            env: None,
+            note: None,
+        };
+        if options.validation == crate::Validation::Never {
+            return Ok(off);
+        }
+        if let Some(why) = validate::unavailable() {
+            if options.validation == crate::Validation::Always || validate::validator_named() {
+                return Err(Error::Validation(format!(
+                    "--validate was given but {why} (install SPIRV-Tools)"
+                )));
+            }
+            return Ok(Validator {
+                env: None,
+                note: Some(format!("{why}: the images were not validated")),
+            });
+        }
+        let kernel = index
+            .capabilities
+            .iter()
+            .any(|&(c, _)| c == spirv::Capability::Kernel as u32);
+        let env = options
+            .target_env
+            .clone()
+            .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
+        Ok(Validator {
+            env: Some(env),
+            note: None,
+        })
+    }
+
+    /// Validates one image; returns the environment used, if it ran.
+    fn check(
+        &self,
+        module: &Module,
+        image: &ModuleOutput,
+        origin: &[(u32, bool)],
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<String>> {
+        use crate::validate;
+        let Some(env) = &self.env else {
+            return Ok(None);
+        };
+        let bytes = image.to_bytes()?;
+        let original = module.original_bytes();
+        let edited = match &image.0 {
+            crate::OutputRepr::Edited(m, _) => Some(m),
+            _ => None,
+        };
+        let mut lowered = |_k: usize| {
+            let mut gone = vec![true; module.len()];
+            for (j, &(i, verbatim)) in origin.iter().enumerate() {
+                let survives = edited.is_none_or(|m| m.survives(j));
+                if verbatim && survives {
+                    if let Some(g) = gone.get_mut(i as usize) {
+                        *g = false;
+                    }
+                }
+            }
+            Some(validate::Lowered {
+                gone,
+                same_ids: true,
+            })
+        };
+        match validate::check(&bytes, &[&original], env, &mut lowered)? {
+            validate::Verdict::Valid => {}
+            validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
+                "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
+            )),
+            validate::Verdict::HiddenInInput { output, input } => warnings.push(format!(
+                "an image fails spirv-val --target-env {env} ({output}), and so does the input once \
+                 the instructions the image does not hold are set aside (not an error spec-link \
+                 introduced; spirv-val stops earlier in the input itself: {input})"
+            )),
+        }
+        Ok(Some(env.clone()))
     }
 }

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+pub mod sycl_run;
+
 /// The three lowering modes.
 pub const MODES: [spec_link::SpecConstMode; 3] = [
     spec_link::SpecConstMode::Native,

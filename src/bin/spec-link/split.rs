@@ -119,12 +119,8 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             w.write_all(image.symbols().as_bytes())
                 .map_err(Error::Write)
         })?);
-        rows.push_str(&format!(
-            "{}|{}|{}\n",
-            spv.display(),
-            prop.display(),
-            sym.display()
-        ));
+        let [a, b, c] = [&spv, &prop, &sym].map(|p| row_path(&table, p));
+        rows.push_str(&format!("{a}|{b}|{c}\n"));
         files.push([spv, prop, sym]);
     }
     staged.extend(stage(&table, |w| {
@@ -155,6 +151,18 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         }
     }
     Ok(())
+}
+
+/// A file as the table names it: its full path when the table's is absolute (as DPC++ writes
+/// them, and readers resolving against either the working directory or the table's folder
+/// agree), else its name alone, relative to the table's folder (where the images are).
+fn row_path(table: &Path, file: &Path) -> String {
+    if table.is_absolute() {
+        return file.display().to_string();
+    }
+    file.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }
 
 /// Renames every staged file into place; if one rename fails, the files already renamed are
@@ -212,6 +220,10 @@ fn sidecar(out: &SplitOutput, files: &[[PathBuf; 3]], options: &spec_link::Optio
                     "size": c.size,
                     "spec_ids": image.spec_map.spec_ids(c),
                 })).collect::<Vec<_>>(),
+                "kernels": image.kernels.as_ref().map(|ks| ks.iter().map(|k| json!({
+                    "name": k.name,
+                    "spec_constants_buffer_arg": k.arg,
+                })).collect::<Vec<_>>()),
                 "property_sets": image.property_sets.iter().map(|s| json!({
                     "name": s.name,
                     "properties": s.properties.iter().map(|(n, v)| {
