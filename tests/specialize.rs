@@ -358,7 +358,7 @@ fn spec_constant_ops_of_constants_fold() {
     let dir = common::Scratch::new(&format!("spec-link-fold-{}", std::process::id()));
     let case = common::repo().join("testdata/specialize-fold");
     let input = dir.join("input.spv");
-    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    std::fs::write(&input, common::assemble(&case.join("module.spvasm"))).unwrap();
     let names = case.join("names.json");
     let out = dir.join("out.spv");
     let o = bin()
@@ -480,7 +480,7 @@ fn errors_name_the_constant_and_write_nothing() {
     ));
     let case = common::repo().join("testdata/specialize-fold");
     let input = dir.join("input.spv");
-    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    std::fs::write(&input, common::assemble(&case.join("module.spvasm"))).unwrap();
     // A name whose SpecId the module does not have.
     let mut names: Json =
         serde_json::from_slice(&std::fs::read(case.join("names.json")).unwrap()).unwrap();
@@ -607,7 +607,7 @@ fn values_are_parsed_by_type() {
     ));
     let case = common::repo().join("testdata/specialize-fold");
     let input = dir.join("input.spv");
-    std::fs::write(&input, common::assemble(&case.join("input.spvasm"))).unwrap();
+    std::fs::write(&input, common::assemble(&case.join("module.spvasm"))).unwrap();
     let out = dir.join("out.spv");
     let run = |module: &Path, names: &Path, sets: &[&str]| {
         let mut cmd = bin();
