@@ -28,8 +28,10 @@ pub fn unvalidated(mode: spec_link::SpecConstMode) -> spec_link::Options {
 pub struct Scratch(PathBuf);
 
 impl Scratch {
+    /// `name` is made this process's own (its id is appended): test runs of two checkouts at
+    /// once must not remove each other's files.
     pub fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(name);
+        let d = std::env::temp_dir().join(format!("{name}.{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Scratch(d)
