@@ -6,7 +6,7 @@
 #     SYCL runtime intel-sycl-rt (headers + libsycl.so, for scripts/sycl-run/)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
 #   - $REPO/.devicelib: DPC++'s SPIR-V device libraries (from the intel-sycl-rt 2025.0.4 wheel)
-#   - cargo build --release
+#   - cargo build --release; bash completions and the man page (spec-link completions / man)
 # Afterwards: `source scripts/ocl-env.sh` and run `.venv/bin/python scripts/ocl_run.py ...`.
 set -euo pipefail
 
@@ -132,5 +132,14 @@ if [ -f "$REPO/Cargo.toml" ]; then
     say "cargo build --release (no Cargo.lock)"
     cargo build --release
   fi
+  # Shell completions and the man page, generated from the command-line definitions.
+  SPEC_LINK="$REPO/target/release/spec-link"
+  if [ -d /usr/share/bash-completion/completions ]; then
+    "$SPEC_LINK" completions bash > /usr/share/bash-completion/completions/spec-link
+    say "bash completions: /usr/share/bash-completion/completions/spec-link"
+  fi
+  mkdir -p /usr/local/share/man/man1
+  "$SPEC_LINK" man > /usr/local/share/man/man1/spec-link.1
+  say "man page: /usr/local/share/man/man1/spec-link.1 (man spec-link)"
 fi
 say "done"

@@ -81,15 +81,17 @@ pub(crate) enum Order {
     Dpcpp,
 }
 
-/// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
-/// property sets.
+/// The post-link step of a SYCL compiler, on SPIR-V: link, lower spec constants, split into
+/// device images, write DPC++'s property sets.
 ///
 /// Links the input modules (several inputs), finds every call to
 /// __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue, numbers the
 /// spec constants, replaces each call — with OpSpecConstant*/OpSpecConstantComposite (native), a
 /// load from a spec-constant buffer passed to the kernel (emulation) or its default value
 /// (default-values) — removes the markers and the globals they used, and describes the result in
-/// DPC++'s [SYCL/specialization constants] property sets.
+/// DPC++'s [SYCL/specialization constants] property sets. With --split, the device code is split
+/// into images (OUT_N.spv, .prop, .sym and the file table OUT.table), each with every property
+/// set the SYCL runtime reads.
 #[derive(Parser, Debug)]
 #[command(name = "spec-link", version, after_help = EXAMPLES)]
 pub(crate) struct Cli {

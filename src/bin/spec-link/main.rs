@@ -3,6 +3,7 @@
 //! modified), 2 on a usage error.
 
 mod args;
+mod docs;
 mod info;
 mod inputs;
 mod lower;
@@ -65,6 +66,8 @@ fn main() -> ExitCode {
     {
         Some("info") => parse::<info::InfoCli>(1).map(|c| info::run(&c)),
         Some("specialize") => parse::<specialize::SpecializeCli>(1).map(|c| specialize::run(&c)),
+        Some("completions") => parse::<docs::CompletionsCli>(1).map(|c| docs::completions(&c)),
+        Some("man") => parse::<docs::ManCli>(1).map(|c| docs::man(&c)),
         _ => parse::<Cli>(0).map(|cli| {
             if cli.split.is_some() {
                 split::run(&cli)

@@ -127,7 +127,10 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         w.write_all(rows.as_bytes()).map_err(Error::Write)
     })?);
     // '-' is standard output, written once every file is in place.
-    let json = cli.json.as_ref().map(|j| (j, sidecar(&out, &files, &options)));
+    let json = cli
+        .json
+        .as_ref()
+        .map(|j| (j, sidecar(&out, &files, &options)));
     if let Some((j, json)) = json.as_ref().filter(|(j, _)| j.as_os_str() != "-") {
         staged.extend(stage(j, |w| w.write_all(json).map_err(Error::Write))?);
     }
