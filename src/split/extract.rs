@@ -29,8 +29,9 @@ pub struct ImagePlan<'a> {
     pub entries: &'a [u32],
     /// Functions that must be in the image although nothing in it reaches them.
     pub extra: &'a [u32],
-    /// Functions written as declarations (bodies left out, `Export` linkage becomes `Import`).
-    pub declared: &'a IdSet<u32>,
+    /// Whether a function is written as a declaration (body left out, `Export` linkage becomes
+    /// `Import`).
+    pub declared: &'a dyn Fn(u32) -> bool,
 }
 
 /// An image's module and what it holds.
@@ -108,7 +109,7 @@ impl<'a> Extractor<'a> {
             *self.marks.get_mut(id) = self.generation;
             if let Some(&k) = index.function_by_id.get(&id) {
                 let f = &index.functions[k];
-                if plan.declared.contains(&id) && !f.is_declaration {
+                if (plan.declared)(id) && !f.is_declaration {
                     declared_kept.push(k);
                     for i in f.start..=f.end {
                         let Some(w) = module.inst(i) else { continue };
