@@ -29,6 +29,71 @@ pub(crate) fn check_no_split_options(cli: &Cli) -> Result<(), Failure> {
     }
 }
 
+/// Refuses outputs that would replace an input or each other: the table, the JSON sidecar, and
+/// any file named as an image's (`OUT_N[.esimd].spv|prop|sym` beside the table).
+fn check_outputs(cli: &Cli, inputs: &[String]) -> Result<(), String> {
+    let table = Path::new(&cli.output);
+    let entry = |p: &Path| crate::staging::entry_of(p);
+    let table_entry = entry(table);
+    if let (Some(j), Some(t)) = (&cli.json, &table_entry) {
+        if entry(j).as_ref() == Some(t) {
+            return Err(
+                "-o and --json name the same file: each output needs a file of its own".into(),
+            );
+        }
+    }
+    let stem = table
+        .with_extension("")
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let table_dir = table_entry
+        .as_ref()
+        .and_then(|t| t.parent().map(Path::to_path_buf));
+    let is_image_name = |name: &str| {
+        let Some(rest) = name.strip_prefix(&stem).and_then(|r| r.strip_prefix('_')) else {
+            return false;
+        };
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let rest = rest.strip_prefix(".esimd").unwrap_or(rest);
+        matches!(rest, ".spv" | ".prop" | ".sym")
+    };
+    let outputs: Vec<(String, PathBuf)> = [
+        ("-o", Some(table.to_path_buf())),
+        ("--json", cli.json.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| Some((flag.to_string(), entry(&p?)?)))
+    .collect();
+    let read: Vec<PathBuf> = inputs
+        .iter()
+        .filter(|i| *i != "-")
+        .map(PathBuf::from)
+        .chain(cli.input_prop.iter().cloned())
+        .collect();
+    for path in &read {
+        let input = path.display();
+        let Some(e) = entry(path) else {
+            continue;
+        };
+        if let Some((flag, _)) = outputs.iter().find(|(_, o)| *o == e) {
+            return Err(format!("{flag} names the input {input}"));
+        }
+        let beside = e.parent().map(Path::to_path_buf) == table_dir;
+        let name = e
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if beside && is_image_name(&name) {
+            return Err(format!(
+                "the input {input} has the name of an image file -o {} would write: choose another -o",
+                cli.output
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// Reads a `--input-prop` file.
 fn read_prop(path: &Path) -> Result<Vec<PropertySet>, Error> {
     let bytes = std::fs::read(path).map_err(|e| Error::Io {
@@ -75,6 +140,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             "standard input ('-') can be read only once".into(),
         ));
     }
+    check_outputs(cli, &names).map_err(Failure::Usage)?;
     if cli.input_prop.len() > names.len() {
         return Err(Failure::Usage(format!(
             "{} --input-prop files for {} inputs: give at most one per input, in input order",
