@@ -179,9 +179,9 @@ fn category(
         }
     }
     key.push_str("--");
-    let decorations = graph.annotations.get(&entry.id).into_iter().flatten();
-    let grf = decorations
-        .filter_map(|&a| module.inst(a as usize))
+    let grf = graph
+        .annotations_of(entry.id)
+        .filter_map(|a| module.inst(a as usize))
         .find_map(crate::properties::misc::grf_size_of);
     if let Some(grf) = grf {
         let _ = write!(key, "{grf}");

@@ -156,7 +156,9 @@ pub fn split_each(
         return Err(Error::Unsupported("no input module".into()));
     }
     let input_count = inputs.len();
-    let (module, name, origin, mut notes) = load(inputs, options)?;
+    let (mut module, name, origin, mut notes) = load(inputs, options)?;
+    // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
+    module.set_releasing(true);
     let wrap = |e: Error| Error::InFile {
         file: name.clone(),
         source: Box::new(e),
@@ -233,6 +235,7 @@ pub fn split_each(
             entries: &ids,
             extra: &[],
             declared: &declared,
+            last: k + 1 == planned.len(),
         });
         if k + 1 == planned.len() {
             last = Some((plan, extracted));
@@ -504,7 +507,7 @@ impl Validator {
     fn check(
         &self,
         image: &ModuleOutput,
-        origin: &[(u32, bool)],
+        origin: &[u32],
         warnings: &mut Vec<String>,
     ) -> Result<Option<String>> {
         use crate::validate;
@@ -518,9 +521,9 @@ impl Validator {
         };
         let mut lowered = |_k: usize| {
             let mut gone = vec![true; self.len];
-            for (j, &(i, verbatim)) in origin.iter().enumerate() {
+            for (j, &i) in origin.iter().enumerate() {
                 let survives = edited.is_none_or(|m| m.survives(j));
-                if verbatim && survives {
+                if i & extract::CHANGED == 0 && survives {
                     if let Some(g) = gone.get_mut(i as usize) {
                         *g = false;
                     }
