@@ -271,6 +271,35 @@ fn bad_split_runs_fail_and_leave_no_file() {
         "is a directory",
         |dir| std::fs::create_dir_all(dir.join("out/o_1.prop")).unwrap(),
     );
+    // An image file would replace an input.
+    fails_leaving_nothing(
+        "image-replaces-input",
+        &["out/o_0.spv", "--split", "per-kernel", "-o", "out/o.table"],
+        2,
+        "has the name of an image file",
+        |dir| {
+            std::fs::copy(
+                common::repo().join("testdata/clang-helper-two-kernels/input.spv"),
+                dir.join("out/o_0.spv"),
+            )
+            .unwrap();
+        },
+    );
+    fails_leaving_nothing(
+        "table-replaces-input",
+        &[
+            input,
+            "--split",
+            "per-kernel",
+            "--input-prop",
+            "out/o.table",
+            "-o",
+            "out/o.table",
+        ],
+        2,
+        "-o names the input",
+        |dir| std::fs::write(dir.join("out/o.table"), "[SYCL/misc properties]\n").unwrap(),
+    );
     // A device_image_scope device global reached from two images: DPC++'s error.
     let scratch = common::Scratch::new("spec-link-split-dg-input");
     let shared = assemble_text(&scratch, SHARED_DEVICE_GLOBAL);

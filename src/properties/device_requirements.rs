@@ -47,8 +47,7 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     aspects.dedup();
     let mut set = PropertySet::new(DEVICE_REQUIREMENTS);
     set.insert("aspects", Value::u32s(&aspects));
-    let modes =
-        |id: u32, mode: spirv::ExecutionMode| execution_mode(ctx.module, ctx.index, id, mode);
+    let modes = |id: u32, mode: spirv::ExecutionMode| ctx.facts.mode(id, mode).map(<[u32]>::to_vec);
     if let Some(n) = ctx
         .entries
         .iter()
@@ -80,22 +79,6 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         set.insert("work_group_num_dim", Value::Uint32(d));
     }
     Some(set)
-}
-
-/// The literal operands of `OpExecutionMode %id mode …`, if the module has one.
-pub fn execution_mode(
-    module: &Module,
-    index: &Index,
-    id: u32,
-    mode: spirv::ExecutionMode,
-) -> Option<Vec<u32>> {
-    (0..index.annotation_end.min(module.len())).find_map(|i| {
-        let w = module.inst(i)?;
-        (w[0] & 0xffff == Op::ExecutionMode as u32
-            && w.get(1) == Some(&id)
-            && w.get(2) == Some(&(mode as u32)))
-        .then(|| w[3..].to_vec())
-    })
 }
 
 /// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.

@@ -8,6 +8,12 @@ use super::{EntryKind, ImageContext, PropertySet, KERNEL_PARAM_OPT};
 
 pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut set = PropertySet::new(KERNEL_PARAM_OPT);
+    let kernels: std::collections::HashSet<(usize, &str)> = ctx
+        .entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Kernel)
+        .map(|e| (e.input, e.name.as_str()))
+        .collect();
     let mut missing = false;
     for &k in ctx.inputs {
         let Some(carried) = ctx.carried.set(k, KERNEL_PARAM_OPT) else {
@@ -15,11 +21,7 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
             continue;
         };
         for (name, value) in &carried.properties {
-            let here = ctx
-                .entries
-                .iter()
-                .any(|e| e.input == k && e.kind == EntryKind::Kernel && &e.name == name);
-            if here {
+            if kernels.contains(&(k, name.as_str())) {
                 set.insert(name, value.clone());
             }
         }

@@ -18,41 +18,37 @@ pub fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let grf = ctx
         .entries
         .iter()
-        .find_map(|e| grf_size(ctx.module, ctx.index, e.id));
+        .find_map(|e| ctx.facts.grf_sizes.get(&e.id).copied());
     if let Some(v) = grf {
         set.insert("sycl-grf-size", Value::Uint32(v));
     }
     match ctx.carried_image_wide(MISC_PROPERTIES, "optLevel") {
         Some(v) => set.insert("optLevel", v.clone()),
-        None if !ctx.has_carried() => ctx.note(format!(
-            "[{MISC_PROPERTIES}] optLevel: the SPIR-V does not hold the front end's optimisation \
-             level; give the input's property file with --input-prop to carry it"
-        )),
+        None if !ctx.has_carried() => ctx.note(
+            "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, \
+             implicit local arguments, work-group dynamic local memory or virtual-function sets: \
+             without the input's property file (--input-prop) they are left out"
+                .to_string(),
+        ),
         None => {}
     }
     (!set.properties.is_empty()).then_some(set)
 }
 
-/// The GRF size a `UserSemantic "num-thread-per-eu N"` decoration of `id` stands for.
-pub fn grf_size(
-    module: &crate::module::Module,
-    index: &crate::module::index::Index,
-    id: u32,
-) -> Option<u32> {
-    (0..index.annotation_end.min(module.len())).find_map(|i| {
-        let w = module.inst(i)?;
-        let op = w[0] & 0xffff;
-        if !(op == 71 || op == 5632) || w.get(1) != Some(&id) || w.get(2) != Some(&USER_SEMANTIC) {
-            return None;
-        }
-        let (s, _) = inst::read_string(w.get(3..)?)?;
-        match s.as_slice() {
-            b"num-thread-per-eu 4" => Some(256),
-            b"num-thread-per-eu 8" => Some(128),
-            b"num-thread-per-eu 0" => Some(0),
-            _ => None,
-        }
-    })
+/// The GRF size a decoration instruction stands for, if it is a `UserSemantic
+/// "num-thread-per-eu N"`.
+pub fn grf_size_of(w: &[u32]) -> Option<u32> {
+    let op = w[0] & 0xffff;
+    if !(op == 71 || op == 5632) || w.get(2) != Some(&USER_SEMANTIC) {
+        return None;
+    }
+    let (s, _) = inst::read_string(w.get(3..)?)?;
+    match s.as_slice() {
+        b"num-thread-per-eu 4" => Some(256),
+        b"num-thread-per-eu 8" => Some(128),
+        b"num-thread-per-eu 0" => Some(0),
+        _ => None,
+    }
 }
 
 pub fn late(ctx: &ImageContext<'_>) -> Option<PropertySet> {

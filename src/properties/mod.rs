@@ -25,6 +25,7 @@ pub mod virtual_functions;
 
 use crate::module::index::Index;
 use crate::module::Module;
+use crate::sidecar;
 use crate::specmap::SpecMap;
 use std::cell::RefCell;
 
@@ -162,11 +163,62 @@ pub struct Emit {
     pub split_off: bool,
 }
 
+/// Execution modes and GRF sizes of an image's functions, found in one pass over its preamble
+/// and annotations (sources look them up per entry point).
+#[derive(Default)]
+pub struct ImageFacts {
+    /// `OpExecutionMode %f mode literals…` by function: `(mode, literals)`.
+    pub execution_modes: crate::module::idhash::IdMap<u32, Vec<(u32, Vec<u32>)>>,
+    /// The GRF size of each function decorated `UserSemantic "num-thread-per-eu N"`.
+    pub grf_sizes: crate::module::idhash::IdMap<u32, u32>,
+}
+
+impl ImageFacts {
+    pub fn build(module: &Module, index: &Index) -> ImageFacts {
+        let mut facts = ImageFacts::default();
+        for i in 0..index.annotation_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            if w.len() < 3 {
+                continue;
+            }
+            if w[0] & 0xffff == spirv::Op::ExecutionMode as u32 {
+                facts
+                    .execution_modes
+                    .entry(w[1])
+                    .or_default()
+                    .push((w[2], w[3..].to_vec()));
+            } else if let Some(g) = misc::grf_size_of(w) {
+                facts.grf_sizes.entry(w[1]).or_insert(g);
+            }
+        }
+        facts
+    }
+
+    /// The literals of `OpExecutionMode %id mode`, if the image has one.
+    pub fn mode(&self, id: u32, mode: spirv::ExecutionMode) -> Option<&[u32]> {
+        self.execution_modes
+            .get(&id)?
+            .iter()
+            .find(|(m, _)| *m == mode as u32)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The literals of `OpExecutionMode %id <number>` (modes the `spirv` crate does not name).
+    pub fn mode_number(&self, id: u32, mode: u32) -> Option<&[u32]> {
+        self.execution_modes
+            .get(&id)?
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
 /// Everything a property source may read about one image.
 pub struct ImageContext<'a> {
     /// The image before spec constants were lowered.
     pub module: &'a Module,
     pub index: &'a Index,
+    pub facts: &'a ImageFacts,
     /// Entry points in module order.
     pub entries: &'a [ImageEntry],
     /// The ESIMD half of a split.
@@ -249,6 +301,76 @@ pub fn compute(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
         }
     }
     out
+}
+
+/// The sets' names in DPC++'s order, for placing a set computed apart ([`with_spec_constants`]);
+/// `MISC_PROPERTIES_LATE` stands for where a misc set first made by the late misc source goes.
+const SET_ORDER: &[&str] = &[
+    DEVICE_REQUIREMENTS,
+    sidecar::SPEC_CONSTANTS,
+    sidecar::SPEC_CONSTANTS_DEFAULT_VALUES,
+    KERNEL_PARAM_OPT,
+    EXPORTED_SYMBOLS,
+    KERNEL_NAMES,
+    IMPORTED_SYMBOLS,
+    PROGRAM_METADATA,
+    MISC_PROPERTIES,
+    IMPLICIT_LOCAL_ARG,
+    WORK_GROUP_DYNAMIC_LOCAL_MEM,
+    DEVICE_GLOBALS,
+    MISC_PROPERTIES_LATE,
+    VIRTUAL_FUNCTIONS,
+];
+const MISC_PROPERTIES_LATE: &str = "(misc properties, late)";
+
+/// Adds the spec-constant sets of `map` to sets [`compute`]d without them (an [`ImageContext`]
+/// whose `spec` was `None`), where [`compute`] with them would have put them: the result is the
+/// same. (The split computes an image's other sets before lowering it, so that the image and its
+/// index are not held while it is lowered.)
+pub fn with_spec_constants(
+    mut sets: Vec<PropertySet>,
+    map: &SpecMap,
+    replaced_with_default: bool,
+) -> Vec<PropertySet> {
+    fn rank(name: &str) -> usize {
+        SET_ORDER
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or(usize::MAX)
+    }
+    fn place(sets: &mut Vec<PropertySet>, set: PropertySet, at: usize) {
+        let k = sets
+            .iter()
+            .position(|s| rank(&s.name) > at)
+            .unwrap_or(sets.len());
+        sets.insert(k, set);
+    }
+    for set in crate::sidecar::property_sets(map, replaced_with_default) {
+        let set = spec_constants::convert(set);
+        if set.name == MISC_PROPERTIES {
+            continue;
+        }
+        let at = rank(&set.name);
+        place(&mut sets, set, at);
+    }
+    if replaced_with_default && !map.constants.is_empty() {
+        let late = (
+            String::from("specConstsReplacedWithDefault"),
+            Value::Uint32(1),
+        );
+        match sets.iter_mut().find(|s| s.name == MISC_PROPERTIES) {
+            Some(misc) => misc.insert(&late.0, late.1),
+            None => place(
+                &mut sets,
+                PropertySet {
+                    name: MISC_PROPERTIES.into(),
+                    properties: vec![late],
+                },
+                rank(MISC_PROPERTIES_LATE),
+            ),
+        }
+    }
+    sets
 }
 
 /// The set `name` with `properties`, or `None` when there are none.

@@ -5,7 +5,6 @@
 //! global `<unique id>@global_id_mapping` = its IR name.
 
 use super::device_globals::device_globals;
-use super::device_requirements::execution_mode;
 use super::{non_empty, ImageContext, PropertySet, Value, PROGRAM_METADATA};
 use spirv::ExecutionMode;
 
@@ -19,10 +18,10 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let (module, index) = (ctx.module, ctx.index);
     let mut props = Vec::new();
     for e in ctx.entries {
-        if let Some(v) = execution_mode(module, index, e.id, ExecutionMode::LocalSize) {
-            props.push((format!("{}@reqd_work_group_size", e.name), Value::u32s(&v)));
+        if let Some(v) = ctx.facts.mode(e.id, ExecutionMode::LocalSize) {
+            props.push((format!("{}@reqd_work_group_size", e.name), Value::u32s(v)));
         }
-        if let Some(v) = execution_mode(module, index, e.id, ExecutionMode::SubgroupSize) {
+        if let Some(v) = ctx.facts.mode(e.id, ExecutionMode::SubgroupSize) {
             let n = v.first().copied().unwrap_or(0);
             props.push((format!("{}@reqd_sub_group_size", e.name), Value::Uint32(n)));
         }
@@ -30,15 +29,8 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         if let Some(v) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
             props.push((key, v.clone()));
         }
-        let max = (0..index.annotation_end.min(module.len())).find_map(|i| {
-            let w = module.inst(i)?;
-            (w[0] & 0xffff == spirv::Op::ExecutionMode as u32
-                && w.get(1) == Some(&e.id)
-                && w.get(2) == Some(&MAX_WORKGROUP_SIZE))
-            .then(|| w[3..].to_vec())
-        });
-        if let Some(v) = max {
-            props.push((format!("{}@max_work_group_size", e.name), Value::u32s(&v)));
+        if let Some(v) = ctx.facts.mode_number(e.id, MAX_WORKGROUP_SIZE) {
+            props.push((format!("{}@max_work_group_size", e.name), Value::u32s(v)));
         }
         let key = format!("{}@max_linear_work_group_size", e.name);
         if let Some(v) = ctx.carried_for(e, PROGRAM_METADATA, &key) {

@@ -55,14 +55,14 @@ pub fn imported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         return None;
     }
     let index = ctx.index;
+    let called: crate::module::idhash::IdSet<u32> = index.calls.iter().map(|c| c.callee).collect();
     let mut props = Vec::new();
     for f in index.functions.iter().filter(|f| f.is_declaration) {
         let Some(l) = index.linkage.get(&f.id).filter(|l| l.kind == 1) else {
             continue;
         };
         let name = String::from_utf8_lossy(&l.name).into_owned();
-        let called = index.calls.iter().any(|c| c.callee == f.id);
-        if !is_builtin(&name) && called {
+        if !is_builtin(&name) && called.contains(&f.id) {
             props.push((name, Value::Uint32(1)));
         }
     }

@@ -160,7 +160,7 @@ mod tests {
 
     #[test]
     fn reads_both_types_and_round_trips() -> Result<(), PropError> {
-        let text = b"[SYCL/kernel param opt]\n_ZTS4KScB=2|AwAAAAAAAAAE\n[SYCL/misc properties]\noptLevel=1|2\n";
+        let text = b"[SYCL/kernel param opt]\n_ZTS4KScB=2|DAAAAAAAAAAB\n[SYCL/misc properties]\noptLevel=1|2\n";
         let sets = read(text)?;
         assert_eq!(sets.len(), 2);
         assert_eq!(

@@ -23,22 +23,29 @@ use crate::module::index::Index;
 use crate::module::{Module, HEADER_WORDS};
 use spirv::Op;
 
+/// Marks an [`Extracted::origin`] entry whose instruction the image holds changed.
+pub const CHANGED: u32 = 1 << 31;
+
 /// What one image is made of.
 pub struct ImagePlan<'a> {
     /// Entry-point functions of the image, in module order.
     pub entries: &'a [u32],
     /// Functions that must be in the image although nothing in it reaches them.
     pub extra: &'a [u32],
-    /// Functions written as declarations (bodies left out, `Export` linkage becomes `Import`).
-    pub declared: &'a IdSet<u32>,
+    /// Whether a function is written as a declaration (body left out, `Export` linkage becomes
+    /// `Import`).
+    pub declared: &'a dyn Fn(u32) -> bool,
+    /// The module is not read again after this image: give its pages back behind the copy (a
+    /// mapped module whose releasing is on, see [`Module::release_input`]).
+    pub last: bool,
 }
 
 /// An image's module and what it holds.
 pub struct Extracted {
     pub words: Vec<u32>,
     /// For each instruction of the image, in order: the module's instruction it was copied
-    /// from, and whether it was copied unchanged.
-    pub origin: Vec<(u32, bool)>,
+    /// from, with [`CHANGED`] set when it was not copied unchanged.
+    pub origin: Vec<u32>,
     /// Functions defined in the image (with bodies), as indices into [`Index::functions`].
     pub functions: Vec<usize>,
 }
@@ -108,7 +115,7 @@ impl<'a> Extractor<'a> {
             *self.marks.get_mut(id) = self.generation;
             if let Some(&k) = index.function_by_id.get(&id) {
                 let f = &index.functions[k];
-                if plan.declared.contains(&id) && !f.is_declaration {
+                if (plan.declared)(id) && !f.is_declaration {
                     declared_kept.push(k);
                     for i in f.start..=f.end {
                         let Some(w) = module.inst(i) else { continue };
@@ -135,7 +142,7 @@ impl<'a> Extractor<'a> {
                     }
                 }
             }
-            for &a in graph.annotations.get(&id).into_iter().flatten() {
+            for a in graph.annotations_of(id) {
                 insts.push(a);
                 push_decoration_ids(module, a, &mut stack);
             }
@@ -171,7 +178,7 @@ impl<'a> Extractor<'a> {
             .iter()
             .map(|&k| index.functions[k].id)
             .collect();
-        let mut origin: Vec<(u32, bool)> = Vec::new();
+        let mut origin: Vec<u32> = Vec::new();
         let mut globals = insts.into_iter().peekable();
         let mut extras = extras.into_iter().peekable();
         // Merge the two ordered lists.
@@ -184,7 +191,7 @@ impl<'a> Extractor<'a> {
             };
             let Some(i) = next else { break };
             if let Some(verbatim) = self.write_global(i as usize, &declared_ids, &mut words) {
-                origin.push((i, verbatim));
+                origin.push(if verbatim { i } else { i | CHANGED });
             }
         }
         let mut all_functions: Vec<usize> =
@@ -196,26 +203,30 @@ impl<'a> Extractor<'a> {
                 declared_ids.contains(&index.functions[k].id) || index.functions[k].is_declaration;
             (!bodiless, k)
         });
+        let mut behind = crate::module::ReleaseBehind::default();
         for &k in &all_functions {
             let f = &index.functions[k];
+            if plan.last {
+                behind.passed(module, module.offset_of(f.start));
+            }
             if declared_ids.contains(&f.id) {
                 for i in f.start..=f.end {
                     let Some(w) = module.inst(i) else { continue };
                     let op = w[0] & 0xffff;
                     if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
                         words.extend_from_slice(w);
-                        origin.push((i as u32, true));
+                        origin.push(i as u32);
                     } else {
                         break;
                     }
                 }
                 words.extend(crate::module::inst::build(Op::FunctionEnd, &[]));
-                origin.push((f.end as u32, true));
+                origin.push(f.end as u32);
             } else {
                 for i in f.start..=f.end {
                     if let Some(w) = module.inst(i) {
                         words.extend_from_slice(w);
-                        origin.push((i as u32, true));
+                        origin.push(i as u32);
                     }
                 }
             }

@@ -26,8 +26,9 @@ pub const LINKAGE: u32 = 41;
 pub struct ModuleGraph {
     /// Per function (as in [`Index::functions`]): the functions and global definitions it uses.
     pub deps: Vec<Vec<u32>>,
-    /// Names and decorations (`OpName`, `OpDecorate`, …) by the id they name.
-    pub annotations: IdMap<u32, Vec<u32>>,
+    /// Names and decorations (`OpName`, `OpDecorate`, …) as `(id they name, instruction)`,
+    /// sorted (see [`ModuleGraph::annotations_of`]).
+    annotations: Vec<(u32, u32)>,
     /// `OpExecutionMode(Id)` by entry-point function.
     pub execution_modes: IdMap<u32, Vec<u32>>,
     /// `OpEntryPoint` instructions by function.
@@ -54,10 +55,19 @@ pub struct ModuleGraph {
 }
 
 impl ModuleGraph {
+    /// The names and decorations of `id`, in module order.
+    pub fn annotations_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        let start = self.annotations.partition_point(|&(t, _)| t < id);
+        self.annotations[start..]
+            .iter()
+            .take_while(move |&&(t, _)| t == id)
+            .map(|&(_, i)| i)
+    }
+
     pub fn build(module: &Module, index: &Index) -> ModuleGraph {
         let mut g = ModuleGraph {
             deps: Vec::with_capacity(index.functions.len()),
-            annotations: IdMap::default(),
+            annotations: Vec::new(),
             execution_modes: IdMap::default(),
             entry_point_of: IdMap::default(),
             always: Vec::new(),
@@ -103,7 +113,7 @@ impl ModuleGraph {
                 74 | 75 => g.group_decorations.push(at),
                 5 | 6 | 71 | 72 | 332 | 5632 | 5633 => {
                     let Some(&target) = w.get(1) else { continue };
-                    g.annotations.entry(target).or_default().push(at);
+                    g.annotations.push((target, at));
                     if op == 71 && w.len() >= 3 {
                         if HOST_ACCESS.contains(&w[2]) {
                             g.roots.push(target);
@@ -130,6 +140,7 @@ impl ModuleGraph {
                 _ => {}
             }
         }
+        g.annotations.sort_unstable();
         // Exported global variables are not discardable either.
         for (&id, l) in &index.linkage {
             let is_variable = index
@@ -157,8 +168,8 @@ impl ModuleGraph {
             for i in f.start..=f.end.min(module.len().saturating_sub(1)) {
                 let Some(w) = module.inst(i) else { continue };
                 if i > f.start {
-                    if let Some(a) = inst::result_id(w).and_then(|r| g.annotations.get(&r)) {
-                        local.extend_from_slice(a);
+                    if let Some(r) = inst::result_id(w) {
+                        local.extend(g.annotations_of(r));
                     }
                 }
                 index.visit_use_ids(module, w, |id| {

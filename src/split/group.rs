@@ -18,7 +18,7 @@ use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::Module;
 use crate::properties::device_requirements::{
-    bits_to_aspects, execution_mode, function_aspects, TypeAspects, ESIMD,
+    bits_to_aspects, function_aspects, TypeAspects, ESIMD,
 };
 use crate::properties::{Carried, EntryKind, MISC_PROPERTIES, PROGRAM_METADATA};
 use std::collections::BTreeMap;
@@ -71,6 +71,8 @@ pub fn entries(
                 .or_insert_with(|| String::from_utf8_lossy(&name).into_owned());
         }
     }
+    let kernel_name_set: std::collections::HashSet<&str> =
+        kernel_names.values().map(String::as_str).collect();
     let mut out = Vec::new();
     for (k, f) in index.functions.iter().enumerate() {
         if f.is_declaration {
@@ -87,7 +89,7 @@ pub fn entries(
                 (name, EntryKind::Virtual)
             } else if allow_dependencies
                 && !crate::properties::symbols::is_builtin(&name)
-                && !kernel_names.values().any(|k| *k == name)
+                && !kernel_name_set.contains(name.as_str())
             {
                 // (A function exported under a kernel's name is that kernel's body, as the
                 // SPIR-V/LLVM translator wraps kernels: not a symbol of its own.)
@@ -129,6 +131,24 @@ pub fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize) -> Ve
     out
 }
 
+/// The literal operands of `OpExecutionMode %id mode …` (looked up in the graph).
+fn mode_of(
+    module: &Module,
+    graph: &ModuleGraph,
+    id: u32,
+    mode: spirv::ExecutionMode,
+) -> Option<Vec<u32>> {
+    graph
+        .execution_modes
+        .get(&id)?
+        .iter()
+        .filter_map(|&m| module.inst(m as usize))
+        .find(|w| {
+            w[0] & 0xffff == spirv::Op::ExecutionMode as u32 && w.get(2) == Some(&(mode as u32))
+        })
+        .map(|w| w[3..].to_vec())
+}
+
 /// DPC++'s per-source category of an entry point.
 fn category(
     module: &Module,
@@ -159,7 +179,11 @@ fn category(
         }
     }
     key.push_str("--");
-    if let Some(grf) = crate::properties::misc::grf_size(module, index, entry.id) {
+    let grf = graph
+        .annotations_of(entry.id)
+        .filter_map(|a| module.inst(a as usize))
+        .find_map(crate::properties::misc::grf_size_of);
+    if let Some(grf) = grf {
         let _ = write!(key, "{grf}");
     }
     key.push('-');
@@ -178,9 +202,7 @@ fn category(
         let _ = write!(key, "-{a}");
     }
     key.push('-');
-    for v in
-        execution_mode(module, index, entry.id, spirv::ExecutionMode::LocalSize).unwrap_or_default()
-    {
+    for v in mode_of(module, graph, entry.id, spirv::ExecutionMode::LocalSize).unwrap_or_default() {
         let _ = write!(key, "-{v}");
     }
     key.push('-');
@@ -191,8 +213,8 @@ fn category(
         let _ = write!(key, "-{d}");
     }
     key.push('-');
-    for v in execution_mode(module, index, entry.id, spirv::ExecutionMode::SubgroupSize)
-        .unwrap_or_default()
+    for v in
+        mode_of(module, graph, entry.id, spirv::ExecutionMode::SubgroupSize).unwrap_or_default()
     {
         let _ = write!(key, "-{v}");
     }

@@ -129,13 +129,36 @@ fn name_key(name: &[u8]) -> u64 {
     h.finish()
 }
 
-/// Splits the inputs into device images (see the module docs).
+/// Splits the inputs into device images (see the module docs), all held in the output.
 pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Result<SplitOutput> {
+    let mut images = Vec::new();
+    let (notes, warnings) = split_each(inputs, options, split, &mut |image| {
+        images.push(image);
+        Ok(())
+    })?;
+    Ok(SplitOutput {
+        images,
+        notes,
+        warnings,
+    })
+}
+
+/// [`split`] handing each image to `each` as soon as it is made (in image order), so that
+/// images need not all be in memory at once; returns the notes and warnings. An error from
+/// `each` ends the split with that error.
+pub fn split_each(
+    inputs: Vec<Input>,
+    options: &Options,
+    split: &SplitOptions,
+    each: &mut dyn FnMut(Image) -> Result<()>,
+) -> Result<(Vec<String>, Vec<String>)> {
     if inputs.is_empty() {
         return Err(Error::Unsupported("no input module".into()));
     }
     let input_count = inputs.len();
-    let (module, name, origin, mut notes) = load(inputs, options)?;
+    let (mut module, name, origin, mut notes) = load(inputs, options)?;
+    // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
+    module.set_releasing(true);
     let wrap = |e: Error| Error::InFile {
         file: name.clone(),
         source: Box::new(e),
@@ -179,95 +202,65 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
         allow_dependencies: split.allow_dependencies,
         split_off: split.mode == SplitMode::Off,
     };
-    let notes_cell = RefCell::new(Vec::new());
-    let mut warnings = Vec::new();
+    let mut finisher = Finisher {
+        name: &name,
+        big_endian: module.big_endian,
+        input_count,
+        image_options,
+        carried: &carried,
+        emit,
+        validator,
+        notes: RefCell::new(Vec::new()),
+        warnings: Vec::new(),
+        lowering_notes: Vec::new(),
+    };
     let mut extractor = extract::Extractor::new(&module, &index, &graph);
-    let mut images = Vec::with_capacity(planned.len());
-    for plan in &planned {
+    let mut last = None;
+    for (k, plan) in planned.iter().enumerate() {
         let ids: Vec<u32> = plan.entries.iter().map(|&k| entries[k].id).collect();
-        let mut declared: IdSet<u32> = IdSet::default();
-        if !plan.esimd {
-            declared.extend(graph.esimd.iter().copied().filter(|f| !ids.contains(f)));
-        }
-        if !plan
+        let own: IdSet<u32> = ids.iter().copied().collect();
+        let defines_virtual = plan
             .entries
             .iter()
-            .any(|&k| entries[k].kind == EntryKind::Virtual)
-        {
-            declared.extend(virtual_ids.iter().copied());
-        }
-        // SYCL_EXTERNAL functions of other images are imported, not copied.
-        declared.extend(exported_ids.iter().copied().filter(|f| !ids.contains(f)));
+            .any(|&k| entries[k].kind == EntryKind::Virtual);
+        // Written as declarations: ESIMD functions in a SYCL image, virtual functions in an
+        // image that defines none, and SYCL_EXTERNAL functions of other images (imported).
+        let declared = |f: u32| {
+            !own.contains(&f)
+                && ((!plan.esimd && graph.esimd.contains(&f))
+                    || (!defines_virtual && virtual_ids.contains(&f))
+                    || exported_ids.contains(&f))
+        };
         let extracted = extractor.extract(&extract::ImagePlan {
             entries: &ids,
             extra: &[],
             declared: &declared,
+            last: k + 1 == planned.len(),
         });
-        let image_name = format!(
-            "image {}{} of {name}",
-            plan.number,
-            if plan.esimd { " (ESIMD)" } else { "" }
-        );
-        let image_module =
-            Module::from_words(extracted.words, module.big_endian).map_err(|e| Error::InFile {
-                file: image_name.clone(),
-                source: Box::new(e),
-            })?;
-        let image_index = Index::build(&image_module).map_err(|e| Error::InFile {
-            file: image_name.clone(),
-            source: Box::new(e),
-        })?;
-        let image_entries: Vec<ImageEntry> = plan
-            .entries
-            .iter()
-            .map(|&k| ImageEntry {
-                id: entries[k].id,
-                name: entries[k].name.clone(),
-                kind: entries[k].kind,
-                input: entries[k].input,
-            })
-            .collect();
-        let mut inputs_of_image: Vec<usize> = image_entries.iter().map(|e| e.input).collect();
-        inputs_of_image.sort_unstable();
-        inputs_of_image.dedup();
-        if inputs_of_image.is_empty() {
-            inputs_of_image = (0..input_count).collect();
+        if k + 1 == planned.len() {
+            last = Some((plan, extracted));
+            break;
         }
-        let lowered = crate::process_owned(
-            vec![Input::from_module(image_name.clone(), image_module.clone())],
-            &image_options,
-        )?;
-        let validated_with =
-            validator.check(&module, &lowered.module, &extracted.origin, &mut warnings)?;
-        let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
-        let ctx = properties::ImageContext {
-            module: &image_module,
-            index: &image_index,
-            entries: &image_entries,
-            esimd: plan.esimd,
-            spec: Some((&lowered.spec_map, replaced)),
-            carried: &carried,
-            emit,
-            inputs: &inputs_of_image,
-            notes: &notes_cell,
-        };
-        let property_sets = properties::compute(&ctx);
-        for n in lowered.notes {
-            if !notes.contains(&n) {
-                notes.push(n);
-            }
+        finisher.finish(plan, &entries, extracted, each)?;
+    }
+    // The last image (the only one with `off`) is lowered without the module it came from in
+    // memory.
+    drop(extractor);
+    drop((graph, index, module));
+    if let Some((plan, extracted)) = last {
+        finisher.finish(plan, &entries, extracted, each)?;
+    }
+    let Finisher {
+        validator,
+        notes: notes_cell,
+        warnings,
+        lowering_notes,
+        ..
+    } = finisher;
+    for n in lowering_notes {
+        if !notes.contains(&n) {
+            notes.push(n);
         }
-        warnings.extend(lowered.warnings);
-        images.push(Image {
-            number: plan.number,
-            esimd: plan.esimd,
-            module: lowered.module,
-            entries: image_entries,
-            property_sets,
-            spec_map: lowered.spec_map,
-            kernels: lowered.kernels,
-            validated_with,
-        });
     }
     notes.extend(validator.note);
     let mut unique = Vec::new();
@@ -282,11 +275,101 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
             notes.push(n);
         }
     }
-    Ok(SplitOutput {
-        images,
-        notes,
-        warnings,
-    })
+    Ok((notes, warnings))
+}
+
+/// What turns an extracted image into an [`Image`]: lowering, validation, property sets.
+struct Finisher<'a> {
+    name: &'a str,
+    big_endian: bool,
+    input_count: usize,
+    image_options: Options,
+    carried: &'a Carried,
+    emit: Emit,
+    validator: Validator,
+    notes: RefCell<Vec<String>>,
+    warnings: Vec<String>,
+    lowering_notes: Vec<String>,
+}
+
+impl Finisher<'_> {
+    /// Computes the image's property sets, lowers its spec constants, validates it and hands it
+    /// to `each`.
+    fn finish(
+        &mut self,
+        plan: &group::Planned,
+        entries: &[group::Entry],
+        extracted: extract::Extracted,
+        each: &mut dyn FnMut(Image) -> Result<()>,
+    ) -> Result<()> {
+        let image_name = format!(
+            "image {}{} of {}",
+            plan.number,
+            if plan.esimd { " (ESIMD)" } else { "" },
+            self.name
+        );
+        let in_image = |e: Error| Error::InFile {
+            file: image_name.clone(),
+            source: Box::new(e),
+        };
+        let image_module =
+            Module::from_words(extracted.words, self.big_endian).map_err(in_image)?;
+        let image_entries: Vec<ImageEntry> = plan
+            .entries
+            .iter()
+            .map(|&k| ImageEntry {
+                id: entries[k].id,
+                name: entries[k].name.clone(),
+                kind: entries[k].kind,
+                input: entries[k].input,
+            })
+            .collect();
+        let mut inputs_of_image: Vec<usize> = image_entries.iter().map(|e| e.input).collect();
+        inputs_of_image.sort_unstable();
+        inputs_of_image.dedup();
+        if inputs_of_image.is_empty() {
+            inputs_of_image = (0..self.input_count).collect();
+        }
+        // The property sets but the spec constants' first: the image's index is not needed
+        // any more while it is lowered.
+        let base_sets = {
+            let image_index = Index::build(&image_module).map_err(in_image)?;
+            let facts = properties::ImageFacts::build(&image_module, &image_index);
+            properties::compute(&properties::ImageContext {
+                module: &image_module,
+                index: &image_index,
+                facts: &facts,
+                entries: &image_entries,
+                esimd: plan.esimd,
+                spec: None,
+                carried: self.carried,
+                emit: self.emit,
+                inputs: &inputs_of_image,
+                notes: &self.notes,
+            })
+        };
+        let lowered = crate::process_owned(
+            vec![Input::from_module(image_name.clone(), image_module)],
+            &self.image_options,
+        )?;
+        let validated_with =
+            self.validator
+                .check(&lowered.module, &extracted.origin, &mut self.warnings)?;
+        let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
+        let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
+        self.lowering_notes.extend(lowered.notes);
+        self.warnings.extend(lowered.warnings);
+        each(Image {
+            number: plan.number,
+            esimd: plan.esimd,
+            module: lowered.module,
+            entries: image_entries,
+            property_sets,
+            spec_map: lowered.spec_map,
+            kernels: lowered.kernels,
+            validated_with,
+        })
+    }
 }
 
 /// DPC++'s `verifyNoCrossModuleDeviceGlobalUsage`: a `device_image_scope` device global used by
@@ -373,6 +456,10 @@ fn check_device_image_scope(
 struct Validator {
     /// The target environment, when spirv-val runs.
     env: Option<String>,
+    /// The module's bytes (the policy's input), made once.
+    original: Vec<u8>,
+    /// The module's number of instructions.
+    len: usize,
     /// Why it does not run (said once).
     note: Option<String>,
 }
@@ -382,6 +469,8 @@ impl Validator {
         use crate::validate;
         let off = Validator {
             env: None,
+            original: Vec::new(),
+            len: module.len(),
             note: None,
         };
         if options.validation == crate::Validation::Never {
@@ -394,8 +483,8 @@ impl Validator {
                 )));
             }
             return Ok(Validator {
-                env: None,
                 note: Some(format!("{why}: the images were not validated")),
+                ..off
             });
         }
         let kernel = index
@@ -408,6 +497,8 @@ impl Validator {
             .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
         Ok(Validator {
             env: Some(env),
+            original: module.original_bytes(),
+            len: module.len(),
             note: None,
         })
     }
@@ -415,9 +506,8 @@ impl Validator {
     /// Validates one image; returns the environment used, if it ran.
     fn check(
         &self,
-        module: &Module,
         image: &ModuleOutput,
-        origin: &[(u32, bool)],
+        origin: &[u32],
         warnings: &mut Vec<String>,
     ) -> Result<Option<String>> {
         use crate::validate;
@@ -425,16 +515,15 @@ impl Validator {
             return Ok(None);
         };
         let bytes = image.to_bytes()?;
-        let original = module.original_bytes();
         let edited = match &image.0 {
             crate::OutputRepr::Edited(m, _) => Some(m),
             _ => None,
         };
         let mut lowered = |_k: usize| {
-            let mut gone = vec![true; module.len()];
-            for (j, &(i, verbatim)) in origin.iter().enumerate() {
+            let mut gone = vec![true; self.len];
+            for (j, &i) in origin.iter().enumerate() {
                 let survives = edited.is_none_or(|m| m.survives(j));
-                if verbatim && survives {
+                if i & extract::CHANGED == 0 && survives {
                     if let Some(g) = gone.get_mut(i as usize) {
                         *g = false;
                     }
@@ -445,7 +534,7 @@ impl Validator {
                 same_ids: true,
             })
         };
-        match validate::check(&bytes, &[&original], env, &mut lowered)? {
+        match validate::check(&bytes, &[&self.original], env, &mut lowered)? {
             validate::Verdict::Valid => {}
             validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
                 "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"

@@ -7,7 +7,7 @@ use crate::inputs::{expand_inputs, read_input};
 use crate::staging::{stage, Staged};
 use crate::Failure;
 use spec_link::properties::{text, PropertySet, Value};
-use spec_link::split::{split, SplitMode, SplitOptions, SplitOutput};
+use spec_link::split::{split_each, Image, SplitMode, SplitOptions};
 use spec_link::Error;
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -27,6 +27,71 @@ pub(crate) fn check_no_split_options(cli: &Cli) -> Result<(), Failure> {
         Some((_, flag)) => Err(Failure::Usage(format!("{flag} needs --split"))),
         None => Ok(()),
     }
+}
+
+/// Refuses outputs that would replace an input or each other: the table, the JSON sidecar, and
+/// any file named as an image's (`OUT_N[.esimd].spv|prop|sym` beside the table).
+fn check_outputs(cli: &Cli, inputs: &[String]) -> Result<(), String> {
+    let table = Path::new(&cli.output);
+    let entry = |p: &Path| crate::staging::entry_of(p);
+    let table_entry = entry(table);
+    if let (Some(j), Some(t)) = (&cli.json, &table_entry) {
+        if entry(j).as_ref() == Some(t) {
+            return Err(
+                "-o and --json name the same file: each output needs a file of its own".into(),
+            );
+        }
+    }
+    let stem = table
+        .with_extension("")
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let table_dir = table_entry
+        .as_ref()
+        .and_then(|t| t.parent().map(Path::to_path_buf));
+    let is_image_name = |name: &str| {
+        let Some(rest) = name.strip_prefix(&stem).and_then(|r| r.strip_prefix('_')) else {
+            return false;
+        };
+        let rest = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        let rest = rest.strip_prefix(".esimd").unwrap_or(rest);
+        matches!(rest, ".spv" | ".prop" | ".sym")
+    };
+    let outputs: Vec<(String, PathBuf)> = [
+        ("-o", Some(table.to_path_buf())),
+        ("--json", cli.json.clone()),
+    ]
+    .into_iter()
+    .filter_map(|(flag, p)| Some((flag.to_string(), entry(&p?)?)))
+    .collect();
+    let read: Vec<PathBuf> = inputs
+        .iter()
+        .filter(|i| *i != "-")
+        .map(PathBuf::from)
+        .chain(cli.input_prop.iter().cloned())
+        .collect();
+    for path in &read {
+        let input = path.display();
+        let Some(e) = entry(path) else {
+            continue;
+        };
+        if let Some((flag, _)) = outputs.iter().find(|(_, o)| *o == e) {
+            return Err(format!("{flag} names the input {input}"));
+        }
+        let beside = e.parent().map(Path::to_path_buf) == table_dir;
+        let name = e
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if beside && is_image_name(&name) {
+            return Err(format!(
+                "the input {input} has the name of an image file -o {} would write: choose another -o",
+                cli.output
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Reads a `--input-prop` file.
@@ -75,6 +140,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             "standard input ('-') can be read only once".into(),
         ));
     }
+    check_outputs(cli, &names).map_err(Failure::Usage)?;
     if cli.input_prop.len() > names.len() {
         return Err(Failure::Usage(format!(
             "{} --input-prop files for {} inputs: give at most one per input, in input order",
@@ -92,7 +158,15 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         .iter()
         .map(|n| read_input(n, false))
         .collect::<Result<Vec<_>, _>>()?;
-    let out = split(
+    let table = PathBuf::from(&cli.output);
+    let prefix = table.with_extension("");
+    let mut staged: Vec<Staged> = Vec::new();
+    let mut rows = String::from("[Code|Properties|Symbols]\n");
+    let mut described = Vec::new();
+    let mut verbose_lines = Vec::new();
+    // Each image is staged as soon as it is made (images are not all held in memory); nothing
+    // is renamed into place before every file of the set is written.
+    let (notes, warnings) = split_each(
         inputs,
         &options,
         &SplitOptions {
@@ -102,35 +176,39 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             allow_dependencies: cli.allow_device_image_dependencies,
             input_props,
         },
+        &mut |image: Image| {
+            let [spv, prop, sym] = ["spv", "prop", "sym"]
+                .map(|ext| image_path(&prefix, image.number, image.esimd, ext));
+            staged.extend(stage(&spv, |w| image.module.write_to_file(w))?);
+            staged.extend(stage(&prop, |w| {
+                w.write_all(&image.prop()).map_err(Error::Write)
+            })?);
+            staged.extend(stage(&sym, |w| {
+                w.write_all(image.symbols().as_bytes())
+                    .map_err(Error::Write)
+            })?);
+            let [a, b, c] = [&spv, &prop, &sym].map(|p| row_path(&table, p));
+            rows.push_str(&format!("{a}|{b}|{c}\n"));
+            if cli.json.is_some() {
+                described.push(describe(&image, [&spv, &prop, &sym]));
+            }
+            if cli.verbose > 0 {
+                let names: Vec<&str> = image.entries.iter().map(|e| e.name.as_str()).collect();
+                verbose_lines.push(format!(
+                    "spec-link: {}: {} spec constant(s); {}",
+                    spv.display(),
+                    image.spec_map.constants.len(),
+                    names.join(", ")
+                ));
+            }
+            Ok(())
+        },
     )?;
-    let table = PathBuf::from(&cli.output);
-    let prefix = table.with_extension("");
-    let mut staged: Vec<Staged> = Vec::new();
-    let mut rows = String::from("[Code|Properties|Symbols]\n");
-    let mut files = Vec::new();
-    for image in &out.images {
-        let [spv, prop, sym] =
-            ["spv", "prop", "sym"].map(|ext| image_path(&prefix, image.number, image.esimd, ext));
-        staged.extend(stage(&spv, |w| image.module.write_to_file(w))?);
-        staged.extend(stage(&prop, |w| {
-            w.write_all(&image.prop()).map_err(Error::Write)
-        })?);
-        staged.extend(stage(&sym, |w| {
-            w.write_all(image.symbols().as_bytes())
-                .map_err(Error::Write)
-        })?);
-        let [a, b, c] = [&spv, &prop, &sym].map(|p| row_path(&table, p));
-        rows.push_str(&format!("{a}|{b}|{c}\n"));
-        files.push([spv, prop, sym]);
-    }
     staged.extend(stage(&table, |w| {
         w.write_all(rows.as_bytes()).map_err(Error::Write)
     })?);
     // '-' is standard output, written once every file is in place.
-    let json = cli
-        .json
-        .as_ref()
-        .map(|j| (j, sidecar(&out, &files, &options)));
+    let json = cli.json.as_ref().map(|j| (j, sidecar(described, &options)));
     if let Some((j, json)) = json.as_ref().filter(|(j, _)| j.as_os_str() != "-") {
         staged.extend(stage(j, |w| w.write_all(json).map_err(Error::Write))?);
     }
@@ -146,23 +224,15 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             })?;
     }
     if !cli.quiet {
-        for w in &out.warnings {
+        for w in &warnings {
             eprintln!("warning: {w}");
         }
-        for n in &out.notes {
+        for n in &notes {
             eprintln!("note: {n}");
         }
     }
-    if cli.verbose > 0 {
-        for (image, [spv, _, _]) in out.images.iter().zip(&files) {
-            let names: Vec<&str> = image.entries.iter().map(|e| e.name.as_str()).collect();
-            eprintln!(
-                "spec-link: {}: {} spec constant(s); {}",
-                spv.display(),
-                image.spec_map.constants.len(),
-                names.join(", ")
-            );
-        }
+    for line in verbose_lines {
+        eprintln!("{line}");
     }
     Ok(())
 }
@@ -198,9 +268,9 @@ fn commit(staged: Vec<Staged>) -> Result<(), Error> {
     Ok(())
 }
 
-/// The JSON sidecar of a split (format `spec-link-split/1`): every image's files, entry points,
-/// spec constants and property sets.
-fn sidecar(out: &SplitOutput, files: &[[PathBuf; 3]], options: &spec_link::Options) -> Vec<u8> {
+/// One image in the JSON sidecar: its files, entry points, spec constants (and, in emulation
+/// mode, each kernel's buffer argument) and property sets.
+fn describe(image: &Image, [spv, prop, sym]: [&PathBuf; 3]) -> serde_json::Value {
     use serde_json::json;
     let value = |v: &Value| match v {
         Value::Uint32(x) => json!({"type": "uint32", "value": x}),
@@ -210,47 +280,44 @@ fn sidecar(out: &SplitOutput, files: &[[PathBuf; 3]], options: &spec_link::Optio
             "hex": spec_link::sidecar::json::hex(data),
         }),
     };
-    let images: Vec<_> = out
-        .images
-        .iter()
-        .zip(files)
-        .map(|(image, [spv, prop, sym])| {
-            json!({
-                "number": image.number,
-                "esimd": image.esimd,
-                "files": {
-                    "code": spv.display().to_string(),
-                    "properties": prop.display().to_string(),
-                    "symbols": sym.display().to_string(),
-                },
-                "entry_points": image.entries.iter().map(|e| json!({
-                    "name": e.name,
-                    "kind": format!("{:?}", e.kind).to_lowercase(),
-                    "input": e.input,
-                })).collect::<Vec<_>>(),
-                "spec_constants": image.spec_map.constants.iter().map(|c| json!({
-                    "symbolic_id": c.symbolic_id.to_string(),
-                    "type": c.type_name.to_string(),
-                    "size": c.size,
-                    "spec_ids": image.spec_map.spec_ids(c),
-                })).collect::<Vec<_>>(),
-                "kernels": image.kernels.as_ref().map(|ks| ks.iter().map(|k| json!({
-                    "name": k.name,
-                    "spec_constants_buffer_arg": k.arg,
-                })).collect::<Vec<_>>()),
-                "property_sets": image.property_sets.iter().map(|s| json!({
-                    "name": s.name,
-                    "properties": s.properties.iter().map(|(n, v)| {
-                        let mut o = value(v);
-                        o["name"] = json!(n);
-                        o
-                    }).collect::<Vec<_>>(),
-                })).collect::<Vec<_>>(),
-                "validated_with": image.validated_with,
-            })
-        })
-        .collect();
-    let doc = json!({
+    json!({
+        "number": image.number,
+        "esimd": image.esimd,
+        "files": {
+            "code": spv.display().to_string(),
+            "properties": prop.display().to_string(),
+            "symbols": sym.display().to_string(),
+        },
+        "entry_points": image.entries.iter().map(|e| json!({
+            "name": e.name,
+            "kind": format!("{:?}", e.kind).to_lowercase(),
+            "input": e.input,
+        })).collect::<Vec<_>>(),
+        "spec_constants": image.spec_map.constants.iter().map(|c| json!({
+            "symbolic_id": c.symbolic_id.to_string(),
+            "type": c.type_name.to_string(),
+            "size": c.size,
+            "spec_ids": image.spec_map.spec_ids(c),
+        })).collect::<Vec<_>>(),
+        "kernels": image.kernels.as_ref().map(|ks| ks.iter().map(|k| json!({
+            "name": k.name,
+            "spec_constants_buffer_arg": k.arg,
+        })).collect::<Vec<_>>()),
+        "property_sets": image.property_sets.iter().map(|s| json!({
+            "name": s.name,
+            "properties": s.properties.iter().map(|(n, v)| {
+                let mut o = value(v);
+                o["name"] = json!(n);
+                o
+            }).collect::<Vec<_>>(),
+        })).collect::<Vec<_>>(),
+        "validated_with": image.validated_with,
+    })
+}
+
+/// The JSON sidecar of a split (format `spec-link-split/1`, docs/split.md).
+fn sidecar(images: Vec<serde_json::Value>, options: &spec_link::Options) -> Vec<u8> {
+    let doc = serde_json::json!({
         "format": "spec-link-split/1",
         "spec_const_mode": options.mode.as_str(),
         "images": images,
