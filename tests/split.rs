@@ -66,7 +66,10 @@ fn golden_split_cases() {
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let scratch = common::Scratch::new(&format!("spec-link-split-golden-{name}"));
+        let scratch = common::Scratch::new(&format!(
+            "spec-link-split-golden-{name}-{}",
+            std::process::id()
+        ));
         let mut args: Vec<String> = lines(&case.join("inputs"))
             .iter()
             .map(|i| common::repo().join(i).display().to_string())
@@ -182,7 +185,8 @@ fn assemble_text(dir: &Path, text: &str) -> PathBuf {
     spv
 }
 
-/// Runs a failing split into `out/` of a fresh scratch folder; checks the exit code and that
+/// Runs a failing split into `out/` of a fresh scratch folder (scratch folders are named with
+/// the process id: another checkout may run the same test at the same time); checks the exit code and that
 /// `out/` is left as it was (`keep` = the files that were there before).
 fn fails_leaving_nothing(
     name: &str,
@@ -191,7 +195,10 @@ fn fails_leaving_nothing(
     message: &str,
     prepare: impl FnOnce(&Path),
 ) {
-    let scratch = common::Scratch::new(&format!("spec-link-split-fail-{name}"));
+    let scratch = common::Scratch::new(&format!(
+        "spec-link-split-fail-{name}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(scratch.join("out")).unwrap();
     prepare(&scratch);
     let before = files_in(&scratch.join("out"));
@@ -301,7 +308,7 @@ fn bad_split_runs_fail_and_leave_no_file() {
         |dir| std::fs::write(dir.join("out/o.table"), "[SYCL/misc properties]\n").unwrap(),
     );
     // A device_image_scope device global reached from two images: DPC++'s error.
-    let scratch = common::Scratch::new("spec-link-split-dg-input");
+    let scratch = common::Scratch::new(&format!("spec-link-split-dg-input-{}", std::process::id()));
     let shared = assemble_text(&scratch, SHARED_DEVICE_GLOBAL);
     let shared = shared.to_str().unwrap();
     fails_leaving_nothing(
@@ -312,7 +319,7 @@ fn bad_split_runs_fail_and_leave_no_file() {
         |_| {},
     );
     // The same module unsplit is fine: both kernels are in one image.
-    let ok = common::Scratch::new("spec-link-split-dg-off");
+    let ok = common::Scratch::new(&format!("spec-link-split-dg-off-{}", std::process::id()));
     let o = spec_link(
         &ok,
         &[shared, "--split", "off", "-o", "o.table", "--validate"],
@@ -417,7 +424,7 @@ fn runnable() -> Vec<(PathBuf, PathBuf, u64, String)> {
 
 #[test]
 fn per_kernel_images_run_like_the_unsplit_module() {
-    let scratch = common::Scratch::new("spec-link-split-runtime");
+    let scratch = common::Scratch::new(&format!("spec-link-split-runtime-{}", std::process::id()));
     let mut ran = 0;
     for (k, (input, run_json, image, kernel)) in runnable().into_iter().enumerate() {
         let dir = scratch.join(k.to_string());
