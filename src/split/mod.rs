@@ -46,6 +46,8 @@ pub struct Image {
     pub entries: Vec<ImageEntry>,
     pub property_sets: Vec<PropertySet>,
     pub spec_map: crate::specmap::SpecMap,
+    /// The mode its spec constants were lowered in.
+    pub mode: crate::SpecConstMode,
     /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
     pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
     pub validated_with: Option<String>,
@@ -63,6 +65,20 @@ impl Image {
     /// The `.prop` text.
     pub fn prop(&self) -> Vec<u8> {
         properties::text::write(&self.property_sets)
+    }
+
+    /// The image's spec-constant sidecar in the unsplit format (`spec-link-sidecar/1`: what
+    /// `--json` writes for one module), e.g. to set an emulation buffer.
+    pub fn write_spec_json<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        let replaced = self.mode == crate::SpecConstMode::DefaultValues;
+        crate::sidecar::json::write_to(
+            w,
+            &self.spec_map,
+            self.mode.as_str(),
+            &crate::sidecar::Sets::new(&self.spec_map, replaced),
+            self.kernels.as_deref(),
+            None,
+        )
     }
 }
 
@@ -366,6 +382,7 @@ impl Finisher<'_> {
             entries: image_entries,
             property_sets,
             spec_map: lowered.spec_map,
+            mode: lowered.mode,
             kernels: lowered.kernels,
             validated_with,
         })
