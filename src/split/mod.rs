@@ -477,6 +477,9 @@ struct Validator {
     original: Vec<u8>,
     /// The module's number of instructions.
     len: usize,
+    /// The module's own spirv-val report (`Some(None)`: it passes), found once, when an image
+    /// first fails: every image is compared with it without validating the module again.
+    original_error: std::cell::OnceCell<Option<String>>,
     /// Why it does not run (said once).
     note: Option<String>,
 }
@@ -488,6 +491,7 @@ impl Validator {
             env: None,
             original: Vec::new(),
             len: module.len(),
+            original_error: std::cell::OnceCell::new(),
             note: None,
         };
         if options.validation == crate::Validation::Never {
@@ -516,6 +520,7 @@ impl Validator {
             env: Some(env),
             original: module.original_bytes(),
             len: module.len(),
+            original_error: std::cell::OnceCell::new(),
             note: None,
         })
     }
@@ -532,6 +537,30 @@ impl Validator {
             return Ok(None);
         };
         let bytes = image.to_bytes()?;
+        let Some(image_error) = validate::spirv_val(&bytes, env)? else {
+            return Ok(Some(env.clone()));
+        };
+        // The module's own error, found once: an image failing as the module does (or a module
+        // spirv-val cannot read) needs no further look.
+        let original_error = match self.original_error.get() {
+            Some(e) => e.clone(),
+            None => {
+                let e = validate::spirv_val(&self.original, env)?;
+                self.original_error.get_or_init(|| e.clone());
+                e
+            }
+        };
+        if let Some(e) = &original_error {
+            if validate::is_unreadable(e)
+                || validate::error_key(e) == validate::error_key(&image_error)
+            {
+                warnings.push(format!(
+                    "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {}",
+                    e.lines().next().unwrap_or("")
+                ));
+                return Ok(Some(env.clone()));
+            }
+        }
         let edited = match &image.0 {
             crate::OutputRepr::Edited(m, _) => Some(m),
             _ => None,
