@@ -67,7 +67,8 @@ pub fn unavailable() -> Option<String> {
 }
 
 /// Validates `bytes`; `Ok(None)` if valid, `Ok(Some(message))` if spirv-val rejects it.
-fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
+/// Runs the validator on `bytes`: its report when the module fails, `None` when it passes.
+pub fn spirv_val(bytes: &[u8], target_env: &str) -> Result<Option<String>> {
     let mut child = Command::new(validator())
         .args(["--target-env", target_env, "-"])
         .stdin(Stdio::piped())
@@ -128,7 +129,7 @@ pub fn error_key(msg: &str) -> String {
 
 /// Whether spirv-val's message says it could not read the module at all (as opposed to finding
 /// it invalid): unknown capabilities, opcodes or operands of newer SPIR-V.
-fn is_unreadable(msg: &str) -> bool {
+pub fn is_unreadable(msg: &str) -> bool {
     [
         "Invalid capability operand",
         "Invalid opcode",

@@ -163,7 +163,10 @@ fn run_split(case: &Path, mode: &str, out: &Path) -> (i32, String, Vec<[PathBuf;
 fn compare(case: &Path, dpcpp: &str, mode: &str) -> (Vec<String>, bool) {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let dir = case.join(dpcpp);
-    let scratch = common::Scratch::new(&format!("spec-link-postlink-{name}-{dpcpp}"));
+    let scratch = common::Scratch::new(&format!(
+        "spec-link-postlink-{name}-{dpcpp}-{}",
+        std::process::id()
+    ));
     let (code, stderr, rows) = run_split(case, mode, &scratch);
     let mut problems = Vec::new();
     if dir.join("error.txt").exists() {

@@ -12,7 +12,8 @@
 //!   exist, an image file that cannot be written: exit 2 (usage) or 1, and no file left.
 //! * Runtime: each kernel of the clang and DPC++ cases with a `run.json` runs from its
 //!   per-kernel image (Intel CPU OpenCL runtime, `scripts/ocl_run.py`) and gives the results of
-//!   the unsplit lowered module, with defaults and with overrides.
+//!   the unsplit lowered module, with defaults and with overrides: native (spec constants set per
+//!   the image's `.prop`) and emulation (the buffer built from the image's own sidecar).
 
 mod common;
 
@@ -66,7 +67,10 @@ fn golden_split_cases() {
     let mut failures = Vec::new();
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let scratch = common::Scratch::new(&format!("spec-link-split-golden-{name}"));
+        let scratch = common::Scratch::new(&format!(
+            "spec-link-split-golden-{name}-{}",
+            std::process::id()
+        ));
         let mut args: Vec<String> = lines(&case.join("inputs"))
             .iter()
             .map(|i| common::repo().join(i).display().to_string())
@@ -182,7 +186,8 @@ fn assemble_text(dir: &Path, text: &str) -> PathBuf {
     spv
 }
 
-/// Runs a failing split into `out/` of a fresh scratch folder; checks the exit code and that
+/// Runs a failing split into `out/` of a fresh scratch folder (scratch folders are named with
+/// the process id: another checkout may run the same test at the same time); checks the exit code and that
 /// `out/` is left as it was (`keep` = the files that were there before).
 fn fails_leaving_nothing(
     name: &str,
@@ -191,7 +196,10 @@ fn fails_leaving_nothing(
     message: &str,
     prepare: impl FnOnce(&Path),
 ) {
-    let scratch = common::Scratch::new(&format!("spec-link-split-fail-{name}"));
+    let scratch = common::Scratch::new(&format!(
+        "spec-link-split-fail-{name}-{}",
+        std::process::id()
+    ));
     std::fs::create_dir_all(scratch.join("out")).unwrap();
     prepare(&scratch);
     let before = files_in(&scratch.join("out"));
@@ -301,7 +309,7 @@ fn bad_split_runs_fail_and_leave_no_file() {
         |dir| std::fs::write(dir.join("out/o.table"), "[SYCL/misc properties]\n").unwrap(),
     );
     // A device_image_scope device global reached from two images: DPC++'s error.
-    let scratch = common::Scratch::new("spec-link-split-dg-input");
+    let scratch = common::Scratch::new(&format!("spec-link-split-dg-input-{}", std::process::id()));
     let shared = assemble_text(&scratch, SHARED_DEVICE_GLOBAL);
     let shared = shared.to_str().unwrap();
     fails_leaving_nothing(
@@ -312,7 +320,7 @@ fn bad_split_runs_fail_and_leave_no_file() {
         |_| {},
     );
     // The same module unsplit is fine: both kernels are in one image.
-    let ok = common::Scratch::new("spec-link-split-dg-off");
+    let ok = common::Scratch::new(&format!("spec-link-split-dg-off-{}", std::process::id()));
     let o = spec_link(
         &ok,
         &[shared, "--split", "off", "-o", "o.table", "--validate"],
@@ -356,6 +364,77 @@ fn ocl_results(spv: &Path, prop: &Path, run_json: &Path, image: u64) -> serde_js
         .arg(run_json)
         .args(["--image", &image.to_string()])
         .args(no_spec.then_some("--no-spec"))
+        .env("OCL_ICD_VENDORS", &icd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: failed to run:\n{}",
+        spv.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Splits `input` per kernel in emulation mode through the library and writes the image holding
+/// `kernel` and its spec-constant sidecar into `dir`: their paths.
+fn emulation_image(input: &Path, kernel: &str, dir: &Path) -> (PathBuf, Option<PathBuf>) {
+    use spec_link::split::{split, SplitMode, SplitOptions};
+    let options = spec_link::Options {
+        mode: spec_link::SpecConstMode::Emulation,
+        spec_id_order: spec_link::SpecIdOrder::Dpcpp,
+        validation: spec_link::Validation::Always,
+        ..Default::default()
+    };
+    let out = split(
+        vec![spec_link::Input::open(input, false).unwrap()],
+        &options,
+        &SplitOptions {
+            mode: SplitMode::PerKernel,
+            emit_kernel_names: false,
+            emit_program_metadata: false,
+            allow_dependencies: false,
+            input_props: Vec::new(),
+        },
+    )
+    .unwrap();
+    let image = out
+        .images
+        .iter()
+        .find(|i| i.entries.iter().any(|e| e.name == kernel))
+        .unwrap_or_else(|| panic!("{}: no image holds {kernel}", input.display()));
+    let (spv, json) = (dir.join("emulation.spv"), dir.join("emulation.json"));
+    std::fs::write(&spv, image.module.to_bytes().unwrap()).unwrap();
+    if image.spec_map.constants.is_empty() {
+        return (spv, None);
+    }
+    let mut text = Vec::new();
+    image.write_spec_json(&mut text).unwrap();
+    std::fs::write(&json, text).unwrap();
+    (spv, Some(json))
+}
+
+/// Runs `run.json` image `image` from an emulation-mode `spv` with its sidecar (the buffer built
+/// from it; `--no-spec` without one: override set 0 only): the results.
+fn ocl_emulation(
+    spv: &Path,
+    json: &Option<PathBuf>,
+    run_json: &Path,
+    image: u64,
+) -> serde_json::Value {
+    let icd = common::repo().join(".ocl-icd");
+    let mut cmd = Command::new(python());
+    cmd.arg(common::repo().join("scripts/ocl_run.py"))
+        .arg("--spv")
+        .arg(spv);
+    match json {
+        Some(j) => cmd.arg("--emulation-json").arg(j),
+        None => cmd.arg("--no-spec"),
+    };
+    let out = cmd
+        .arg("--run-json")
+        .arg(run_json)
+        .args(["--image", &image.to_string()])
         .env("OCL_ICD_VENDORS", &icd)
         .output()
         .unwrap();
@@ -417,7 +496,7 @@ fn runnable() -> Vec<(PathBuf, PathBuf, u64, String)> {
 
 #[test]
 fn per_kernel_images_run_like_the_unsplit_module() {
-    let scratch = common::Scratch::new("spec-link-split-runtime");
+    let scratch = common::Scratch::new(&format!("spec-link-split-runtime-{}", std::process::id()));
     let mut ran = 0;
     for (k, (input, run_json, image, kernel)) in runnable().into_iter().enumerate() {
         let dir = scratch.join(k.to_string());
@@ -462,6 +541,7 @@ fn per_kernel_images_run_like_the_unsplit_module() {
                 .collect()
         };
         let (split, whole) = (results(&split), results(&whole));
+        let whole_results = whole.clone();
         if split.len() == 1 && whole.len() > 1 {
             // No spec constant in the image: every override set computes the same.
             assert!(
@@ -474,6 +554,24 @@ fn per_kernel_images_run_like_the_unsplit_module() {
                 split,
                 whole,
                 "{} kernel {kernel}: the split image computes differently",
+                input.display()
+            );
+        }
+        // Emulation: the image's own sidecar (through the library) names the buffer argument and
+        // the constants' offsets; the results are the native ones.
+        let emulated = emulation_image(&input, &kernel, &dir);
+        let emulated = results(&ocl_emulation(&emulated.0, &emulated.1, &run_json, image));
+        if emulated.len() == 1 && whole_results.len() > 1 {
+            assert!(
+                whole_results.iter().all(|w| *w == emulated[0]),
+                "{} kernel {kernel}: the split emulation image (no spec constants) computes differently",
+                input.display()
+            );
+        } else {
+            assert_eq!(
+                emulated,
+                whole_results,
+                "{} kernel {kernel}: the split emulation image computes differently",
                 input.display()
             );
         }

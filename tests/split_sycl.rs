@@ -45,7 +45,7 @@ fn table_images(table: &Path) -> Vec<Image> {
 #[test]
 fn spec_link_split_images_run_like_dpcpp_on_the_sycl_runtime() {
     let root = common::repo().join("testdata/postlink");
-    let scratch = common::Scratch::new("spec-link-split-sycl");
+    let scratch = common::Scratch::new(&format!("spec-link-split-sycl-{}", std::process::id()));
     let (mut cases, mut image_sets) = (0, 0);
     let pattern = root.join("*/run.json");
     for run_json in glob::glob(pattern.to_str().unwrap())

@@ -46,6 +46,8 @@ pub struct Image {
     pub entries: Vec<ImageEntry>,
     pub property_sets: Vec<PropertySet>,
     pub spec_map: crate::specmap::SpecMap,
+    /// The mode its spec constants were lowered in.
+    pub mode: crate::SpecConstMode,
     /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
     pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
     pub validated_with: Option<String>,
@@ -63,6 +65,20 @@ impl Image {
     /// The `.prop` text.
     pub fn prop(&self) -> Vec<u8> {
         properties::text::write(&self.property_sets)
+    }
+
+    /// The image's spec-constant sidecar in the unsplit format (`spec-link-sidecar/1`: what
+    /// `--json` writes for one module), e.g. to set an emulation buffer.
+    pub fn write_spec_json<W: std::io::Write>(&self, w: &mut W) -> std::io::Result<()> {
+        let replaced = self.mode == crate::SpecConstMode::DefaultValues;
+        crate::sidecar::json::write_to(
+            w,
+            &self.spec_map,
+            self.mode.as_str(),
+            &crate::sidecar::Sets::new(&self.spec_map, replaced),
+            self.kernels.as_deref(),
+            None,
+        )
     }
 }
 
@@ -366,6 +382,7 @@ impl Finisher<'_> {
             entries: image_entries,
             property_sets,
             spec_map: lowered.spec_map,
+            mode: lowered.mode,
             kernels: lowered.kernels,
             validated_with,
         })
@@ -460,6 +477,9 @@ struct Validator {
     original: Vec<u8>,
     /// The module's number of instructions.
     len: usize,
+    /// The module's own spirv-val report (`Some(None)`: it passes), found once, when an image
+    /// first fails: every image is compared with it without validating the module again.
+    original_error: std::cell::OnceCell<Option<String>>,
     /// Why it does not run (said once).
     note: Option<String>,
 }
@@ -471,6 +491,7 @@ impl Validator {
             env: None,
             original: Vec::new(),
             len: module.len(),
+            original_error: std::cell::OnceCell::new(),
             note: None,
         };
         if options.validation == crate::Validation::Never {
@@ -499,6 +520,7 @@ impl Validator {
             env: Some(env),
             original: module.original_bytes(),
             len: module.len(),
+            original_error: std::cell::OnceCell::new(),
             note: None,
         })
     }
@@ -515,6 +537,30 @@ impl Validator {
             return Ok(None);
         };
         let bytes = image.to_bytes()?;
+        let Some(image_error) = validate::spirv_val(&bytes, env)? else {
+            return Ok(Some(env.clone()));
+        };
+        // The module's own error, found once: an image failing as the module does (or a module
+        // spirv-val cannot read) needs no further look.
+        let original_error = match self.original_error.get() {
+            Some(e) => e.clone(),
+            None => {
+                let e = validate::spirv_val(&self.original, env)?;
+                self.original_error.get_or_init(|| e.clone());
+                e
+            }
+        };
+        if let Some(e) = &original_error {
+            if validate::is_unreadable(e)
+                || validate::error_key(e) == validate::error_key(&image_error)
+            {
+                warnings.push(format!(
+                    "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {}",
+                    e.lines().next().unwrap_or("")
+                ));
+                return Ok(Some(env.clone()));
+            }
+        }
         let edited = match &image.0 {
             crate::OutputRepr::Edited(m, _) => Some(m),
             _ => None,
