@@ -450,28 +450,140 @@ fn module_without_markers_passes_through() {
     }
 }
 
-/// A malformed module that names no marker passes through (pass-through checks its instruction
-/// boundaries, nothing more); --no-pass-through indexes it and reports what is wrong.
+/// A module that names no marker and holds ids at or above its id bound is refused whether it
+/// is passed through (streamed, or loaded for validation) or indexed (--no-pass-through), with
+/// the same message naming the instruction and the id; nothing is written.
 #[test]
-fn no_pass_through_reports_a_malformed_module_without_markers() {
-    let dir = tmpdir("no-passthrough");
+fn a_module_without_markers_with_ids_above_its_bound_is_refused_in_every_path() {
     let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
     let mut w = words(&input);
     w[3] = 2; // the id bound: every id is above it
     let bad = bytes(&w);
-    let out = run_with_outputs(&bad, &dir, &["--no-validate"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), bad);
-    expect_error_with(
-        "no-passthrough-bad",
-        &bad,
+    let message = "malformed instruction at word 23 (OpEntryPoint): id %76 is not below the module's id bound 2";
+    for (k, args) in [
+        &["--no-validate"][..],
         &["--no-validate", "--no-pass-through"],
-        "is not below the module's id bound 2",
+        &["--validate"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        expect_error_with(&format!("above-bound-{k}"), &bad, args, message);
+    }
+}
+
+/// An operand id at or above the id bound (`OpStore %137 %140` in a module of bound 139, with
+/// markers) is refused at the instruction, in every mode and with or without validation: the
+/// new spec constants must never be given an id the input already uses.
+#[test]
+fn an_operand_id_above_the_bound_is_refused() {
+    let input = std::fs::read(common::fixtures().join("basic/image0.input.spv")).unwrap();
+    let mut w = words(&input);
+    assert_eq!(w[3], 139, "the fixture's id bound");
+    let store = inst_offsets(&w)
+        .into_iter()
+        .find(|&o| w[o] & 0xffff == 62 && w[o + 1] == 137)
+        .expect("the fixture stores through %137");
+    w[store + 2] = 140;
+    let bad = bytes(&w);
+    let message = format!(
+        "malformed instruction at word {store} (OpStore): id %140 is not below the module's id bound 139"
     );
+    for (k, args) in [
+        &["--no-validate"][..],
+        &["--validate"],
+        &[
+            "--no-validate",
+            "--no-pass-through",
+            "--spec-const",
+            "emulation",
+        ],
+        &["--no-validate", "--spec-const", "default-values"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        expect_error_with(&format!("operand-above-bound-{k}"), &bad, args, &message);
+    }
+}
+
+/// The longest whole-instruction prefix of a module of at most `max_bytes`, its bound kept.
+fn cut_at_instruction(module: &[u8], max_bytes: usize) -> Vec<u8> {
+    let w = words(module);
+    let end = inst_offsets(&w)
+        .into_iter()
+        .chain([w.len()])
+        .take_while(|&o| o * 4 <= max_bytes)
+        .last()
+        .unwrap();
+    module[..end * 4].to_vec()
+}
+
+/// A module cut at an instruction boundary (names, decorations and entry points of ids it never
+/// defines) is refused: by default (with markers: indexed; without: streamed through), with
+/// --no-pass-through and with --validate, naming the first instruction that names a missing id.
+#[test]
+fn a_module_cut_at_an_instruction_boundary_is_refused() {
+    for fixture in ["basic/image0.input.spv", "basic/image0.dpcpp-native.spv"] {
+        let input = std::fs::read(common::fixtures().join(fixture)).unwrap();
+        let cut = cut_at_instruction(&input, 1000);
+        assert!(
+            cut.len() > 900 && cut.len() <= 1000,
+            "{fixture}: {}",
+            cut.len()
+        );
+        for (k, args) in [
+            &[][..],
+            &["--no-validate"],
+            &["--no-pass-through"],
+            &["--validate"],
+            &[
+                "--validate",
+                "--no-pass-through",
+                "--spec-const",
+                "emulation",
+            ],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            expect_error_with(
+                &format!("cut-{k}"),
+                &cut,
+                args,
+                "is never defined in the module",
+            );
+        }
+    }
+}
+
+/// Standard input (read, not mapped) and standard output take the same checks.
+#[test]
+fn a_cut_module_is_refused_from_standard_input() {
+    let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let cut = cut_at_instruction(&input, 1000);
+    for output in ["-", "out.spv"] {
+        let dir = tmpdir("cut-stdin");
+        let mut child = bin()
+            .args(["-", "-o", output, "--no-validate"])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), &cut).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{output}: {stderr}");
+        assert!(
+            stderr.starts_with("error: <stdin>: malformed instruction at word")
+                && stderr.contains("is never defined in the module"),
+            "{output}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{output}: something was written");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{output}");
+    }
 }
 
 #[test]

@@ -209,7 +209,7 @@ pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
 
 /// Whether every operand of `op` after its result is an id (`IdRef`, id pairs, scope, semantics):
 /// then the id positions follow from the word count alone, without decoding.
-fn all_operands_are_ids(op: u32) -> bool {
+pub fn all_operands_are_ids(op: u32) -> bool {
     static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = vec![false; 1 << 16];

@@ -14,6 +14,7 @@
 //! Only the instructions a pass reads or rewrites are decoded (see [`inst`]); unknown opcodes
 //! and vendor instructions are carried through untouched.
 
+pub mod idcheck;
 pub mod idhash;
 pub mod ids;
 pub mod index;
@@ -298,6 +299,11 @@ impl Module {
     /// Word offset of instruction `i` in the input (for error messages).
     pub fn offset_of(&self, i: usize) -> usize {
         self.insts[i] as usize
+    }
+
+    /// Index of the instruction at word offset `offset` (of the first after it, if none starts there).
+    pub fn inst_at_offset(&self, offset: usize) -> usize {
+        self.insts.partition_point(|&o| (o as usize) < offset)
     }
 
     /// Opcode of the original instruction `i`.
