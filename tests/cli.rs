@@ -1240,3 +1240,105 @@ fn note_on_used_spec_ids_leaves_the_itt_flag_out() {
         );
     }
 }
+
+/// Waits for `child` at most 20 s (killing it then and failing): input that cannot be a module
+/// must be refused once its header is read, whatever follows.
+fn wait_bounded(mut child: std::process::Child, what: &str) -> Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still reading after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Endless input that is no module (`/dev/zero`, `/dev/urandom`, as a path or on standard
+/// input, to a file or to standard output) is refused at its header: exit 1, the magic number
+/// named, nothing written.
+#[test]
+fn endless_input_is_refused_at_its_header() {
+    for device in ["/dev/zero", "/dev/urandom"] {
+        if !Path::new(device).exists() {
+            panic!("{device} is needed by this test");
+        }
+        for (how, output) in [
+            ("path", "out.spv"),
+            ("path", "-"),
+            ("stdin", "out.spv"),
+            ("stdin", "-"),
+        ] {
+            let dir = tmpdir("endless");
+            let what = format!("{device} as {how} to {output}");
+            let mut cmd = bin();
+            cmd.current_dir(&dir)
+                .args(["-o", output, "--no-validate"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            if how == "path" {
+                cmd.arg(device).stdin(Stdio::null());
+            } else {
+                cmd.arg("-").stdin(std::fs::File::open(device).unwrap());
+            }
+            let out = wait_bounded(cmd.spawn().unwrap(), &what);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+            assert!(
+                stderr.starts_with("error: ")
+                    && stderr.contains("not a SPIR-V module: wrong magic number 0x"),
+                "{what}: {stderr}"
+            );
+            if device == "/dev/zero" {
+                assert!(
+                    stderr.contains("wrong magic number 0x00000000"),
+                    "{what}: {stderr}"
+                );
+            }
+            assert!(out.stdout.is_empty(), "{what}: something was written");
+            assert_eq!(files_in(&dir), Vec::<String>::new(), "{what}");
+        }
+    }
+}
+
+/// A pipe of random bytes (as much as the reader takes, up to 4 GiB) is refused at once.
+#[test]
+fn a_pipe_of_random_bytes_is_refused_at_once() {
+    let dir = tmpdir("random-pipe");
+    let mut child = bin()
+        .current_dir(&dir)
+        .args(["-", "-o", "out.spv", "--no-validate"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // xorshift: deterministic bytes that are no module.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut block = vec![0u8; 1 << 20];
+        for _ in 0..4096 {
+            for c in block.chunks_exact_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                c.copy_from_slice(&x.to_le_bytes());
+            }
+            if std::io::Write::write_all(&mut stdin, &block).is_err() {
+                return; // the reader is gone
+            }
+        }
+    });
+    let out = wait_bounded(child, "random bytes on standard input");
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: <stdin>: not a SPIR-V module: wrong magic number 0x"),
+        "{stderr}"
+    );
+    assert_eq!(files_in(&dir), Vec::<String>::new());
+}
