@@ -1342,3 +1342,86 @@ fn a_pipe_of_random_bytes_is_refused_at_once() {
     );
     assert_eq!(files_in(&dir), Vec::<String>::new());
 }
+
+/// A run killed with SIGKILL while it writes its output (no handler can run) leaves neither a
+/// temporary nor a changed old output: the output is written unnamed (`O_TMPFILE`) and linked
+/// into place only once whole. The run is killed once its unnamed output is seen open
+/// (`/proc/PID/fd`), retried until that happens before it finishes. (Killed so with outputs
+/// staged under names, the test finds their temporaries left.)
+#[cfg(target_os = "linux")]
+#[test]
+fn sigkill_while_writing_leaves_no_temporary_and_the_old_output() {
+    let inputs = tmpdir("sigkill-in");
+    let outputs = tmpdir("sigkill-out");
+    // A module without markers, 128 MB: OpNops after its last function.
+    let mut module =
+        std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let nop = (1u32 << 16).to_le_bytes();
+    module.extend(nop.iter().cycle().take((128 << 20) - module.len()));
+    let input = inputs.join("big.spv");
+    std::fs::write(&input, &module).unwrap();
+    drop(module);
+    let dest = outputs.join("out.spv");
+    let outputs_path = std::fs::canonicalize(&*outputs).unwrap();
+    let mut killed = 0;
+    for attempt in 0..40 {
+        std::fs::write(&dest, b"old output").unwrap();
+        let mut child = bin()
+            .args([
+                input.to_str().unwrap(),
+                "-o",
+                dest.to_str().unwrap(),
+                "--no-validate",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let fds = format!("/proc/{}/fd", child.id());
+        let writing = || {
+            std::fs::read_dir(&fds)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| {
+                    // The unnamed temporary reads `DIR/#N (deleted)`.
+                    std::fs::read_link(e.path()).is_ok_and(|t| {
+                        t.starts_with(&outputs_path) && t.to_string_lossy().ends_with(" (deleted)")
+                    })
+                })
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = false;
+        while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+            if writing() {
+                seen = true;
+                break;
+            }
+        }
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        let names = files_in(&outputs);
+        if seen && status.code().is_none() {
+            killed += 1;
+            assert_eq!(names, ["out.spv"], "attempt {attempt}: left behind");
+            assert_eq!(
+                std::fs::read(&dest).unwrap(),
+                b"old output",
+                "attempt {attempt}"
+            );
+            if killed == 3 {
+                break;
+            }
+        } else {
+            // It finished first: the output is whole, and nothing else is there.
+            assert!(status.success(), "attempt {attempt}: {status}");
+            assert_eq!(names, ["out.spv"], "attempt {attempt}");
+        }
+    }
+    assert!(
+        killed > 0,
+        "no run was caught writing an unnamed output in 40 attempts (does the file system of {} \
+         support O_TMPFILE?)",
+        outputs.display()
+    );
+}
