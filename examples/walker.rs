@@ -1,6 +1,6 @@
 //! The floor of a tool that holds a module: map the input, walk its instruction word counts
 //! (checking each is non-zero and the last ends at the end), write it out unchanged.
-//! `scripts/bench.sh` times it next to spec-link and `cp` (issue 4's "bare instruction walker").
+//! `scripts/bench.sh` times it next to spec-link and `cp` (the "bare instruction walker" of docs/performance.md).
 //!
 //!     cargo run --release --example walker -- IN.spv OUT.spv
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmarks spec-link against SPIRV-Tools and cp on the inputs of scripts/gen-bench.sh (issue 4).
+# Benchmarks spec-link against SPIRV-Tools and cp on the inputs of scripts/gen-bench.sh (the goals: docs/performance.md).
 #
 #   scripts/bench.sh [--quick] [--runs N] [--sizes "10 50 100"] [--link "1k 3k 9k" | --no-link]
 #                    [--spirv-link "1k"] [--report]
@@ -46,7 +46,7 @@
 # shares the machine; the load average is printed with the results). Outputs go to bench-data/out/
 # (deleted before each run but the *-replacing ones, then `sync`, outside the timing: no run pays
 # for an earlier one's write-back); page cache warm. Prints
-# Markdown tables (medians; MB = 10^6 bytes) and the ratios of the goals of issue 4, and saves them as bench-data/results.md.
+# Markdown tables (medians; MB = 10^6 bytes) and the ratios of the performance goals, and saves them as bench-data/results.md.
 set -euo pipefail
 
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -84,6 +84,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
 
   say "cargo build --release"
   cargo build --release --quiet --bin spec-link --example walker --example stream_floor
+  # The per-stage harness (benches/stages.rs, `cargo bench`) builds here, not in the tests.
+  cargo bench --locked --no-run --quiet
   SPEC_LINK="$REPO/target/release/spec-link"
   WALKER="$REPO/target/release/examples/walker"
   STREAM_FLOOR="$REPO/target/release/examples/stream_floor"
@@ -145,7 +147,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
       *) rm -f "$out" "$out.prop" ;;
     esac
     # The previous runs' outputs go to disk now, not during this run (without it, the first tool
-    # of a round paid for the last round's write-back: up to 30 ms at 100 MB).
+    # of a round pays for the last round's write-back: up to 30 ms at 100 MB).
     sync
     t0=$(date +%s%N)
     /usr/bin/time -f "%e %M %U %S" -o "$OUTDIR/time.txt" "${cmd[@]}" >/dev/null 2>"$OUTDIR/stderr.txt" ||
@@ -271,7 +273,7 @@ def ratio(a, b): return a / b if b else float("nan")
 
 singles = [i for i in inputs if not i.startswith("link-")]
 if singles:
-    print("Goals of issue 4 (ratios in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module, and the stream floor, that of a streaming tool):")
+    print("Goal ratios (in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module, and the stream floor, that of a streaming tool):")
     print()
     print("| input | (1) opt-set / native time (≥ 20) | (1) native / cp time (≤ 2; / dd) | (2) pass-through / cp time (≤ 1.5; / dd) | (3) peak RSS / input: native, native --prop, emulation, pass-through (≤ 2; sparse: no pass-through) | (5) emulation / native time (≤ 1.5) | walker / cp; native / walker; pass-through / walker; stream-floor / cp |")
     print("|---|---:|---:|---:|---:|---:|---:|")

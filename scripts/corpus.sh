@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Real-world SPIR-V corpus: downloads pinned wheels of Intel's SYCL libraries and cuts the SPIR-V
-# modules out of them (issue 5). The corpus/ folder is git-ignored.
+# modules out of them (results: docs/testing.md). The corpus/ folder is git-ignored.
 #
 #   scripts/corpus.sh                    all wheels of the default list below
 #   scripts/corpus.sh dpctl onemkl-sycl-vm    a subset: names from the list (its pinned version)

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Machine setup for spec-link (Debian 12, run as root; idempotent; needs no stdin).
-#   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv
+#   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv,
+#     python3-jsonschema (the sidecar schema test)
 #   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
 #   - $REPO/.devicelib: DPC++'s SPIR-V device libraries (from the intel-sycl-rt 2025.0.4 wheel)
@@ -30,7 +31,7 @@ PY_PACKAGES=(
   # corpus extraction (scripts/corpus_extract.py): zstd frames
   zstandard==0.25.0
 )
-APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time)
+APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time python3-jsonschema)
 
 say() { printf '[setup] %s\n' "$*"; }
 

@@ -8,6 +8,5 @@ set -euo pipefail
 REPO="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 cd "$REPO"
 cargo test --locked --lib --bins --tests
-# The benchmark harness (benches/stages.rs) needs generated inputs (scripts/gen-bench.sh): build it
-# so it keeps compiling; run it with `cargo bench`.
-cargo bench --locked --no-run
+# The README's and the crate docs' Rust examples.
+cargo test --locked --doc

@@ -60,7 +60,7 @@ fn where_used(module: &Module, index: &Index, id: u32) -> String {
             continue;
         };
         for w in instructions(words) {
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             if is_annotation(op) || op == Op::EntryPoint as u32 {
                 continue;
             }
@@ -151,7 +151,7 @@ impl Dce<'_> {
     fn removable(&self, module: &Module, id: u32) -> Option<usize> {
         let i = self.index.defs.get(&id)?;
         let w = module.inst(i)?;
-        let op = Op::from_u32(w[0] & 0xffff)?;
+        let op = inst::op_of(w)?;
         let global = i < self.index.globals_end;
         let ok = if global {
             match op {
@@ -597,7 +597,7 @@ fn check_no_markers(module: &Module, index: &Index, functions: &[u32]) -> Result
     }
     for call in index.calls.iter().filter(|c| set.contains(&c.callee)) {
         if let Some(w) = module.inst(call.inst as usize) {
-            if w[0] & 0xffff == Op::FunctionCall as u32 && w.len() > 3 && set.contains(&w[3]) {
+            if inst::is(w, Op::FunctionCall) && w.len() > 3 && set.contains(&w[3]) {
                 return Err(Error::PostCondition(format!(
                     "a call to marker {} survived lowering",
                     index.display_name(w[3])

@@ -41,8 +41,8 @@ pub enum Error {
 
     // --- linking ---
     /// Linking errors, reported together.
-    #[error("{}", .0.join("\n"))]
-    Link(Vec<String>),
+    #[error("{}", join_lines(.0))]
+    Link(Vec<crate::link::error::LinkError>),
 
     // --- layout / spec constants ---
     #[error("{0}")]
@@ -72,7 +72,8 @@ impl Error {
     /// as its own `error: …` line.
     pub fn messages(&self) -> Vec<String> {
         match self {
-            Error::Markers(v) | Error::Link(v) => v.clone(),
+            Error::Markers(v) => v.clone(),
+            Error::Link(v) => v.iter().map(ToString::to_string).collect(),
             Error::InFile { file, source } => source
                 .messages()
                 .into_iter()
@@ -81,6 +82,15 @@ impl Error {
             e => vec![e.to_string()],
         }
     }
+}
+
+/// The errors' messages, one a line.
+fn join_lines(errors: &[crate::link::error::LinkError]) -> String {
+    errors
+        .iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 pub type Result<T> = std::result::Result<T, Error>;

@@ -100,7 +100,7 @@ impl<'m> Layout<'m> {
     /// The kind of type `id`.
     pub fn kind(&self, id: u32) -> Result<TypeKind> {
         let w = self.words(id)?;
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         let need = |n: usize| {
             if w.len() < n {
                 Err(err(format!(
@@ -156,7 +156,7 @@ impl<'m> Layout<'m> {
     /// The value of an integer `OpConstant` (array lengths).
     pub fn constant_u64(&self, id: u32) -> Result<u64> {
         let w = self.words(id)?;
-        if w[0] & 0xffff != Op::Constant as u32 || w.len() < 4 {
+        if !inst::is(w, Op::Constant) || w.len() < 4 {
             return Err(err(format!(
                 "array length %{id} is not an integer constant"
             )));

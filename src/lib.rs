@@ -86,8 +86,11 @@ impl SpecConstMode {
 pub enum Validation {
     /// When `spirv-val` is on PATH.
     Auto,
-    /// Always; a missing `spirv-val` is an error.
+    /// Always; a missing `spirv-val` is an error. An output that fails as its input does is
+    /// written with a warning (see the validation policy in `docs/`).
     Always,
+    /// Always; any `spirv-val` error in the output is an error, inherited from the input or not.
+    Strict,
     /// Never.
     Never,
 }
@@ -562,11 +565,11 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     // Whether the validator can run is found out once (it spawns it).
     let missing_validator = match options.validation {
         Validation::Never => None,
-        Validation::Always | Validation::Auto => validate::unavailable(),
+        Validation::Always | Validation::Strict | Validation::Auto => validate::unavailable(),
     };
     let validating = match options.validation {
         Validation::Never => false,
-        Validation::Always => true,
+        Validation::Always | Validation::Strict => true,
         Validation::Auto => validate::validator_named() || missing_validator.is_none(),
     };
     let missing_validator = missing_validator.as_deref();
@@ -889,7 +892,20 @@ fn validate_output(
         let input = Input::from_bytes(inputs[k].name.clone(), originals[k].to_vec());
         gone(&process_owned(vec![input], &alone).ok()?.module, false)
     };
-    match validate::check(&output.to_bytes()?, &originals, &env, &mut lowered)? {
+    let verdict = validate::check(&output.to_bytes()?, &originals, &env, &mut lowered)?;
+    if options.validation == Validation::Strict {
+        let error = match &verdict {
+            validate::Verdict::Valid => None,
+            validate::Verdict::InheritedFromInput(e) => Some(e.clone()),
+            validate::Verdict::HiddenInInput { output, .. } => Some(output.clone()),
+        };
+        if let Some(e) = error {
+            return Err(Error::Validation(format!(
+                "the output fails spirv-val --target-env {env} (strict validation; the input fails too, so the error is not spec-link's): {e}"
+            )));
+        }
+    }
+    match verdict {
         validate::Verdict::Valid => {}
         validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
             "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
@@ -902,3 +918,8 @@ fn validate_output(
     }
     Ok(Some(env))
 }
+
+/// The README's Rust examples, compiled and run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../README.md")]
+pub struct ReadmeDoctests;

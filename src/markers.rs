@@ -164,7 +164,7 @@ pub fn ends_names_and_annotations(op: u32) -> bool {
 
 /// Whether one instruction is an `OpName` or `LinkageAttributes` decoration naming a marker.
 pub fn names_marker(w: &[u32]) -> bool {
-    let op = w[0] & 0xffff;
+    let op = inst::opcode(w);
     let name = if op == Op::Name as u32 && w.len() > 2 {
         &w[2..]
     } else if op == Op::Decorate as u32
@@ -421,9 +421,7 @@ impl Walker<'_> {
             .and_then(|&k| self.index.functions.get(k))
             .filter(|f| f.params.contains(&rt))
             .map(|_| rt);
-        let rt_loaded = self
-            .def(rt)
-            .is_some_and(|(_, w)| w[0] & 0xffff == Op::Load as u32);
+        let rt_loaded = self.def(rt).is_some_and(|(_, w)| inst::is(w, Op::Load));
         Ok(MarkerCall {
             rt_param,
             rt_loaded,
@@ -444,10 +442,10 @@ impl Walker<'_> {
     /// Whether `id` is an integer constant zero (`OpConstant 0` or `OpConstantNull`).
     fn is_zero(&self, id: u32) -> bool {
         match self.def(id) {
-            Some((_, w)) if w[0] & 0xffff == Op::Constant as u32 => {
+            Some((_, w)) if inst::is(w, Op::Constant) => {
                 w.len() > 3 && w[3..].iter().all(|&x| x == 0)
             }
-            Some((_, w)) => w[0] & 0xffff == Op::ConstantNull as u32,
+            Some((_, w)) => inst::is(w, Op::ConstantNull),
             None => false,
         }
     }
@@ -476,7 +474,7 @@ impl Walker<'_> {
             let Some((_, w)) = self.def(id) else {
                 return id;
             };
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             let next = if op == Op::SpecConstantOp as u32 && w.len() > 3 {
                 self.passthrough(w[3], &w[4..])
             } else if w.len() > 3 {
@@ -554,7 +552,7 @@ impl Walker<'_> {
                     continue;
                 }
                 let (_, w) = self.def(v)?;
-                let op = w[0] & 0xffff;
+                let op = inst::opcode(w);
                 let zero = op == Op::Constant as u32 && w[3..].iter().all(|&x| x == 0);
                 if op == Op::ConstantNull as u32
                     || op == Op::Undef as u32
@@ -631,9 +629,7 @@ impl Walker<'_> {
     /// Whether `id` is a `Function` variable (a local of the -O0 pattern).
     fn is_local_variable(&self, id: u32) -> bool {
         self.def(id).is_some_and(|(_, w)| {
-            w[0] & 0xffff == Op::Variable as u32
-                && w.len() >= 4
-                && w[3] == StorageClass::Function as u32
+            inst::is(w, Op::Variable) && w.len() >= 4 && w[3] == StorageClass::Function as u32
         })
     }
 
@@ -646,7 +642,7 @@ impl Walker<'_> {
                 return Some(id);
             }
             let (_, w) = self.def(id)?;
-            if w[0] & 0xffff != Op::Load as u32 || w.len() < 4 {
+            if !inst::is(w, Op::Load) || w.len() < 4 {
                 return None;
             }
             let slot = self.strip(w[3]);
@@ -668,7 +664,7 @@ impl Walker<'_> {
             let mut m: IdMap<u32, Vec<usize>> = IdMap::default();
             for k in start..=end {
                 if let Some(sw) = self.module.inst(k) {
-                    if sw[0] & 0xffff == Op::Store as u32 && sw.len() >= 3 {
+                    if inst::is(sw, Op::Store) && sw.len() >= 3 {
                         m.entry(self.strip(sw[1])).or_default().push(k);
                     }
                 }
@@ -688,7 +684,7 @@ impl Walker<'_> {
                     "does not resolve to a constant global: %{id} is not defined"
                 ));
             };
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             if op == Op::Variable as u32 && i < self.index.globals_end {
                 return Ok(id);
             }
@@ -772,7 +768,7 @@ impl Walker<'_> {
     /// Decodes the symbolic ID held by variable `var` into `bytes`.
     fn symbolic_string(&self, var: u32, bytes: &mut Vec<u8>) -> std::result::Result<(), String> {
         let (init, iw) = self.initializer(var)?;
-        let op = iw[0] & 0xffff;
+        let op = inst::opcode(iw);
         if op == Op::ConstantNull as u32 {
             return Ok(());
         }
@@ -808,7 +804,7 @@ impl Walker<'_> {
                 ));
             }
             char_type = Some(ty);
-            let byte = match cw[0] & 0xffff {
+            let byte = match inst::opcode(cw) {
                 x if x == Op::Constant as u32 && cw.len() >= 4 => (cw[3] & 0xff) as u8,
                 x if x == Op::ConstantNull as u32 => 0,
                 x => {
@@ -842,7 +838,7 @@ impl Walker<'_> {
             return Ok(DefaultValue::Undefined);
         }
         let (init, iw) = self.initializer(var)?;
-        Ok(match Op::from_u32(iw[0] & 0xffff) {
+        Ok(match inst::op_of(iw) {
             Some(Op::ConstantComposite) => {
                 DefaultValue::Constant(*iw.get(3).ok_or("is initialised by an empty composite")?)
             }
@@ -862,7 +858,7 @@ impl Walker<'_> {
             _ => {
                 return Err(format!(
                     "is initialised by %{init} ({}), not a constant",
-                    inst::op_name(iw[0] & 0xffff)
+                    inst::name_of(iw)
                 ))
             }
         })

@@ -24,6 +24,7 @@ use crate::layout::{Layout, TypeKind, MAX_DEPTH};
 use crate::markers::{DefaultValue, MarkerCall, Markers, SymbolicId};
 use crate::module::idhash::IdMap;
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::Module;
 use crate::SpecIdOrder;
 use spirv::Op;
@@ -683,7 +684,7 @@ fn collect_defined(
         )));
     }
     let (w, ty) = layout_const(layout, c)?;
-    match Op::from_u32(w[0] & 0xffff) {
+    match inst::op_of(w) {
         Some(Op::Undef) => {}
         Some(Op::ConstantNull) => collect_zero(layout, ty, base, depth, visits, out)?,
         Some(Op::ConstantTrue) => {
@@ -718,7 +719,7 @@ fn collect_defined(
         _ => {
             return Err(Error::SpecMap(format!(
                 "default value %{c} is not a constant ({})",
-                crate::module::inst::op_name(w[0] & 0xffff)
+                inst::name_of(w)
             )))
         }
     }

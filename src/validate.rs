@@ -279,7 +279,7 @@ impl Control {
     fn set_aside_form(&self, i: usize, gone: &dyn Fn(usize) -> bool) -> Option<Option<Vec<u32>>> {
         use spirv::Op;
         let w = self.inst(i);
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if op == Op::EntryPoint as u32 {
             return self.entry_point_without(w, gone).map(Some);
         }
@@ -340,7 +340,7 @@ impl Control {
             match self.set_aside.get(&i) {
                 Some(None) => continue,
                 Some(Some(w)) => words.extend_from_slice(w),
-                None if w[0] & 0xffff == spirv::Op::EntryPoint as u32 => {
+                None if inst::is(w, spirv::Op::EntryPoint) => {
                     match self.entry_point_without(w, &set_aside) {
                         Some(kept) => words.extend_from_slice(&kept),
                         None => words.extend_from_slice(w),
@@ -405,7 +405,7 @@ fn control_fails_as(
         // The decorations of what was set aside go with it.
         for j in 0..control.module.len() {
             let w = control.inst(j);
-            if is_decoration(w[0] & 0xffff)
+            if is_decoration(inst::opcode(w))
                 && gone(j)
                 && w.get(1)
                     .and_then(|&t| control.def(t))

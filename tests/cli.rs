@@ -989,8 +989,8 @@ fn outputs_that_would_overwrite_each_other_or_an_input_are_usage_errors() {
     );
 }
 
-/// An output naming a directory fails before any output is renamed into place (it used to
-/// fail at its own rename, after `-o`'s file was already there).
+/// An output naming a directory fails before any output is renamed into place (failing at its
+/// own rename would leave `-o`'s file already there).
 #[test]
 fn an_output_that_is_a_directory_fails_before_anything_is_written() {
     let dir = tmpdir("dir-output");
@@ -1424,4 +1424,81 @@ fn sigkill_while_writing_leaves_no_temporary_and_the_old_output() {
          support O_TMPFILE?)",
         outputs.display()
     );
+}
+
+/// `--validate=strict` fails on any spirv-val error in the output, even one the input has too
+/// (where `--validate` only warns), and writes nothing.
+#[test]
+fn strict_validation_fails_on_an_error_the_input_has_too() {
+    let dir = tmpdir("strict");
+    let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let out = run_with_outputs(&input, &dir, &["--validate=strict"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: the output fails spirv-val") && stderr.contains("strict"),
+        "{stderr}"
+    );
+    for f in ["out.spv", "out.prop", "out.json"] {
+        assert_eq!(std::fs::read(dir.join(f)).unwrap(), b"sentinel", "{f}");
+    }
+    // A valid output passes strict validation.
+    let ok = run_with_outputs(&example_bytes(), &dir, &["--validate=strict"]);
+    assert!(
+        ok.status.success(),
+        "{}",
+        String::from_utf8_lossy(&ok.stderr)
+    );
+    // `--validate` takes its mode only after '=': the next argument stays an input.
+    let o = bin()
+        .arg("--validate")
+        .arg(dir.join("input.spv"))
+        .arg("-o")
+        .arg(dir.join("out2.spv"))
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+}
+
+/// '-' is standard output for `--prop` and `--json` as for `-o`; two outputs on standard
+/// output are a usage error, and no file named '-' is ever created.
+#[test]
+fn dash_is_standard_output_for_every_output() {
+    let dir = tmpdir("dash");
+    let input = dir.join("in.spv");
+    std::fs::write(&input, example_bytes()).unwrap();
+    let run = |extra: &[&str]| {
+        bin()
+            .current_dir(&*dir)
+            .arg(&input)
+            .args(extra)
+            .arg("--no-validate")
+            .output()
+            .unwrap()
+    };
+    let files = run(&["-o", "out.spv", "--prop", "out.prop", "--json", "out.json"]);
+    assert!(files.status.success());
+    let prop = run(&["-o", "out2.spv", "--prop", "-"]);
+    assert!(
+        prop.status.success(),
+        "{}",
+        String::from_utf8_lossy(&prop.stderr)
+    );
+    assert_eq!(prop.stdout, std::fs::read(dir.join("out.prop")).unwrap());
+    let json = run(&["-o", "out3.spv", "--json", "-"]);
+    assert!(
+        json.status.success(),
+        "{}",
+        String::from_utf8_lossy(&json.stderr)
+    );
+    assert_eq!(json.stdout, std::fs::read(dir.join("out.json")).unwrap());
+    let both = run(&["-o", "-", "--prop", "-"]);
+    assert_eq!(both.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&both.stderr).contains("standard output"),
+        "{}",
+        String::from_utf8_lossy(&both.stderr)
+    );
+    assert!(both.stdout.is_empty());
+    assert!(!dir.join("-").exists(), "a file named '-' was created");
 }

@@ -1,4 +1,4 @@
-//! Linking (issue 6, "Tests"), beyond the golden link cases of tests/golden.rs:
+//! Linking, beyond the golden link cases of tests/golden.rs:
 //!
 //! 1. `clang_two_modules_link_like_one_module` — a two-module SYCL-like case built with clang-15 +
 //!    llvm-spirv-15 (`testdata/clang-link`: a.cl's kernel calls b.cl's exported helper; both read
@@ -764,7 +764,7 @@ fn nonsemantic_helper_module() -> String {
 }
 
 /// clang-link's a.spv linked with a hand-written module carrying `NonSemantic.Shader.DebugInfo.100`
-/// (the other debug-info set of issue 6; llvm-spirv-15 emits only OpenCL.DebugInfo.100). The
+/// (the other debug-info set a linker must decode; llvm-spirv-15 emits only OpenCL.DebugInfo.100). The
 /// inputs pass spirv-val, so the output must too (native and emulation); every debug id is
 /// defined, the `DebugFunctionDefinition` names the output's `helper`, and the kernel computes
 /// the hand-derived values: out[0] = X, out[1] = helper(out, X) = 2X + X, out[2] = X.
@@ -905,7 +905,7 @@ fn nonsemantic_debug_info_links() {
 /// | link-type-mismatch | error "Type mismatch on symbol "helper" between imported variable/function %2 and exported variable/function %11." | — |
 /// | link-unresolved | error "Unresolved external reference to "missing"." | — |
 /// | link-pointee-mismatch | error "Type mismatch on symbol "fill" …" (no pointer-mismatch option in v2023.1) | — ours links it |
-/// | link-duplicate-entry-point | error "The entry point "K", with execution model Kernel, was already defined." | — ours: error naming both files (added in session 8: before, ours linked it and only spirv-val caught it) |
+/// | link-duplicate-entry-point | error "The entry point "K", with execution model Kernel, was already defined." | — ours: error naming both files (linking it would leave a module only spirv-val rejects) |
 /// | link-version (1.2 + 1.4) | error "Conflicting SPIR-V versions: 1.2 (input modules 1 through 1) vs 1.4 (input module 2)." | — ours links it (1.4) |
 #[test]
 fn spirv_link_comparison() {

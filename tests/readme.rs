@@ -1,6 +1,7 @@
 //! Keeps the README's worked example current: its "before" lines must appear, in order, in
 //! `testdata/readme-example/input.spvasm`, its "after" lines in the golden disassembly, and its
-//! `.prop` block must equal the golden `.prop`.
+//! `.prop` block must equal the golden `.prop`. (The README's Rust blocks are doctests: see the
+//! end of `src/lib.rs`.)
 
 mod common;
 
@@ -9,7 +10,7 @@ fn block(readme: &str, marker: &str) -> Vec<String> {
         .find(marker)
         .unwrap_or_else(|| panic!("README lacks {marker}"));
     let rest = &readme[start..];
-    let open = rest.find("```\n").expect("code block") + 4;
+    let open = rest.find("```text\n").expect("code block") + "```text\n".len();
     let close = rest[open..].find("```").expect("end of code block");
     rest[open..open + close]
         .lines()

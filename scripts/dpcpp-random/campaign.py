@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Differential campaign: spec-link against DPC++ 2026.2 on random SYCL sources from gen.py.
 
-A developer tool (not run by CI or the tests); it found the bugs fixed in session 14.
+A developer tool (not run by CI or the tests); what it covers and finds: docs/testing.md.
 
 usage: scripts/dpcpp-random/campaign.py FIRST_SEED COUNT [--jobs 2] [--run-every N] [--out DIR]
        scripts/dpcpp-random/campaign.py --dir CASE_DIR [--run]    (one hand-made case:
@@ -17,7 +17,7 @@ spirv-val on spec-link's outputs; the generator's model of each constant (size, 
 bytes) against spec-link's JSON sidecar; for every N-th seed, run one kernel on the Intel CPU
 OpenCL runtime (DPC++'s native image + .prop vs spec-link native / emulation / packed /
 default-values), with defaults and one random override set. Known, accepted differences (see
-the README's "Where spec-link differs from DPC++ on purpose"): unions whose default sets a
+docs/lowering.md, "Where spec-link differs from DPC++ on purpose"): unions whose default sets a
 member of other types than their LLVM type's, and bit-fields, where DPC++'s own native image
 is wrong or does not run; bytes no SpecId covers differ between native and emulation by design.
 """

@@ -136,7 +136,7 @@ pub fn lower_emulation(
             })?)
             .map(|w| w.to_vec())
             .unwrap_or_default();
-        if old_ty.len() < 3 || old_ty[0] & 0xffff != Op::TypeFunction as u32 {
+        if old_ty.len() < 3 || !inst::is(&old_ty, Op::TypeFunction) {
             return Err(Error::Lower(format!(
                 "%{} is not an OpTypeFunction",
                 func.fn_type
@@ -367,7 +367,7 @@ fn check_only_called_directly(
             if !w[1..].iter().any(|&x| set.contains(x)) {
                 continue;
             }
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             // Debug information (extended instructions) names functions without taking their
             // address.
             if [

@@ -48,7 +48,7 @@ pub fn apply_replacements(
             let positions = index.id_use_positions(module, w).ok_or_else(|| {
                 Error::Lower(format!(
                     "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded{}",
-                    inst::op_name(w[0] & 0xffff),
+                    inst::name_of(w),
                     module.offset_of(i),
                     index.undecodable_because(module, w)
                 ))

@@ -96,6 +96,29 @@ pub fn result_info(op: u32) -> Option<(bool, bool)> {
     table.get(op as usize).copied().flatten()
 }
 
+/// The opcode of an instruction (the low half of its first word), known to the grammar or not.
+#[inline]
+pub fn opcode(words: &[u32]) -> u32 {
+    words[0] & 0xffff
+}
+
+/// Whether the instruction `words` is an `op`.
+#[inline]
+pub fn is(words: &[u32], op: Op) -> bool {
+    opcode(words) == op as u32
+}
+
+/// The instruction's opcode as [`Op`], `None` when the grammar does not know it.
+#[inline]
+pub fn op_of(words: &[u32]) -> Option<Op> {
+    Op::from_u32(opcode(words))
+}
+
+/// Opcode name of an instruction for messages (see [`op_name`]).
+pub fn name_of(words: &[u32]) -> String {
+    op_name(opcode(words))
+}
+
 /// Opcode name for messages (`OpFoo`, or `opcode N` when unknown).
 pub fn op_name(op: u32) -> String {
     match INSTRUCTION_TABLE.lookup_opcode(op) {

@@ -14,6 +14,7 @@
 //! Only the instructions a pass reads or rewrites are decoded (see [`inst`]); unknown opcodes
 //! and vendor instructions are carried through untouched.
 
+pub mod assemble;
 pub mod idcheck;
 pub mod idhash;
 pub mod ids;

@@ -1,4 +1,4 @@
-//! spec-link's JSON sidecar, format `spec-link-sidecar/1` (documented in the README).
+//! spec-link's JSON sidecar, format `spec-link-sidecar/1` (documented in docs/formats.md).
 
 use super::{prop, PropertyRef, Sets};
 use crate::link::LinkReport;

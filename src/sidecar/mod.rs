@@ -2,6 +2,7 @@
 //! JSON sidecar ([`json`]). Both are written from a [`SpecMap`] through
 //! [`property_sets`].
 
+pub mod contract;
 pub mod json;
 pub mod prop;
 

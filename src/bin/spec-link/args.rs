@@ -1,6 +1,6 @@
 //! The command line: clap definitions and their translation into [`spec_link::Options`].
 
-use clap::{Parser, ValueEnum};
+use clap::{ArgAction, Parser, ValueEnum};
 use std::path::PathBuf;
 
 const EXAMPLES: &str = "\
@@ -15,7 +15,7 @@ Examples:
       link the kernel module with every module in lib/ (sorted), then lower
   spec-link in.spv -o out.spv --spec-const emulation --json out.json
       lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
-  spec-link in.spv -o out.spv --validate --target-env spv1.4
+  spec-link in.spv -o out.spv --validate=strict --target-env spv1.4
       fail unless spirv-val accepts the output in that environment
 
 Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
@@ -36,6 +36,15 @@ pub(crate) enum Layout {
     Aligned,
     /// no padding between constants; loads use Aligned 1
     Packed,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum ValidateMode {
+    /// fail on errors spec-link introduced; write, with a warning, an output that fails as its
+    /// input does
+    Policy,
+    /// fail on any spirv-val error in the output
+    Strict,
 }
 
 #[derive(Clone, Copy, Debug, ValueEnum)]
@@ -104,22 +113,31 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) renumber_spec_ids: bool,
 
-    /// Write the property sets in DPC++ .prop text format
+    /// Write the property sets in DPC++ .prop text format ('-' = standard output)
     #[arg(long, value_name = "FILE")]
     pub(crate) prop: Option<PathBuf>,
 
-    /// Write the JSON sidecar (format spec-link-sidecar/1)
+    /// Write the JSON sidecar (format spec-link-sidecar/1; '-' = standard output)
     #[arg(long, value_name = "FILE")]
     pub(crate) json: Option<PathBuf>,
 
     /// Validate the output with spirv-val; fail if spirv-val is missing
-    /// [default: validate when spirv-val is on PATH]. An output that fails is an error (exit 1,
-    /// nothing written) unless the input fails the same way — also once the instructions
-    /// spec-link removed, where spirv-val stops in the input, are set aside — or spirv-val cannot
-    /// read the input: then it is written with a warning ($SPEC_LINK_SPIRV_VAL names another
-    /// validator, which must then run, --validate or not)
-    #[arg(long, conflicts_with = "no_validate")]
-    pub(crate) validate: bool,
+    /// [default: validate when spirv-val is on PATH]. `--validate` (= `--validate=policy`): an
+    /// output that fails is an error (exit 1, nothing written) unless the input fails the same way
+    /// — also once the instructions spec-link removed, where spirv-val stops in the input, are set
+    /// aside — or spirv-val cannot read the input: then it is written with a warning.
+    /// `--validate=strict`: any spirv-val error in the output is an error. ($SPEC_LINK_SPIRV_VAL
+    /// names another validator, which must then run, --validate or not)
+    #[arg(
+        long,
+        value_enum,
+        value_name = "MODE",
+        num_args = 0..=1,
+        require_equals = true,
+        default_missing_value = "policy",
+        conflicts_with = "no_validate"
+    )]
+    pub(crate) validate: Option<ValidateMode>,
 
     /// Do not run spirv-val on the output
     #[arg(long)]
@@ -140,7 +158,8 @@ pub(crate) struct Cli {
     #[arg(short, long, conflicts_with = "verbose")]
     pub(crate) quiet: bool,
 
-    /// Print what was found and done
-    #[arg(short, long)]
-    pub(crate) verbose: bool,
+    /// Print what was found and done: counts, spec constants, time per step (-vv: also how
+    /// memory was managed)
+    #[arg(short, long, action = ArgAction::Count)]
+    pub(crate) verbose: u8,
 }

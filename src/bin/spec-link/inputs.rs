@@ -63,16 +63,26 @@ pub(crate) fn check_arguments(cli: &Cli, inputs: &[String]) -> Result<(), String
     if inputs.iter().filter(|a| *a == "-").count() > 1 {
         return Err("standard input ('-') can be read only once".into());
     }
-    let mut outputs: Vec<(&str, &Path)> = Vec::new();
-    if cli.output != "-" {
-        outputs.push(("-o", Path::new(&cli.output)));
-    }
+    let mut outputs: Vec<(&str, &Path)> = vec![("-o", Path::new(&cli.output))];
     if let Some(p) = &cli.prop {
         outputs.push(("--prop", p));
     }
     if let Some(j) = &cli.json {
         outputs.push(("--json", j));
     }
+    // '-' is standard output, for one output only.
+    let stdout: Vec<&str> = outputs
+        .iter()
+        .filter(|(_, p)| *p == Path::new("-"))
+        .map(|(flag, _)| *flag)
+        .collect();
+    if stdout.len() > 1 {
+        return Err(format!(
+            "{} all name standard output ('-'): only one output can go there",
+            stdout.join(" and ")
+        ));
+    }
+    outputs.retain(|(_, p)| *p != Path::new("-"));
     let entries: Vec<(&str, &Path, PathBuf)> = outputs
         .into_iter()
         .filter_map(|(flag, p)| Some((flag, p, entry_of(p)?)))

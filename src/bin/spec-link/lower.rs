@@ -1,6 +1,6 @@
 //! The default command: read, link, lower, validate, then stage and commit every output.
 
-use crate::args::{Cli, Layout, Mode, Order};
+use crate::args::{Cli, Layout, Mode, Order, ValidateMode};
 use crate::inputs::{check_arguments, expand_inputs, read_input};
 use crate::staging::stage;
 use crate::Failure;
@@ -25,7 +25,9 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         },
         validation: if cli.no_validate {
             Validation::Never
-        } else if cli.validate {
+        } else if cli.validate == Some(ValidateMode::Strict) {
+            Validation::Strict
+        } else if cli.validate.is_some() {
             Validation::Always
         } else {
             Validation::Auto
@@ -56,31 +58,37 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
     out.timings.insert(0, ("read", read_time));
     let clock = std::time::Instant::now();
 
-    // Stage every file first; rename only when all are written.
+    // Stage every file first; rename only when all are written. At most one output is '-'
+    // (checked with the arguments): it goes to standard output once the files are staged.
+    let is_stdout = |p: &Path| p == Path::new("-");
     let mut staged = Vec::new();
     if cli.output != "-" {
         staged.extend(stage(Path::new(&cli.output), |w| {
             out.module.write_to_file(w)
         })?);
     }
-    if let Some(p) = &cli.prop {
+    if let Some(p) = cli.prop.as_deref().filter(|p| !is_stdout(p)) {
         staged.extend(stage(p, |w| out.write_prop(w).map_err(Error::Write))?);
     }
-    if let Some(j) = &cli.json {
+    if let Some(j) = cli.json.as_deref().filter(|p| !is_stdout(p)) {
         staged.extend(stage(j, |w| out.write_json(w).map_err(Error::Write))?);
     }
+    let stdout_error = |e| Error::Io {
+        path: "<stdout>".into(),
+        source: e,
+    };
+    let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
     if cli.output == "-" {
-        let mut stdout = std::io::BufWriter::with_capacity(1 << 20, std::io::stdout().lock());
-        let stdout_error = |e| Error::Io {
-            path: "<stdout>".into(),
-            source: e,
-        };
         out.module.write_to(&mut stdout).map_err(|e| match e {
             Error::Write(e) => stdout_error(e),
             e => e,
         })?;
-        stdout.flush().map_err(stdout_error)?;
+    } else if cli.prop.as_deref().is_some_and(is_stdout) {
+        out.write_prop(&mut stdout).map_err(stdout_error)?;
+    } else if cli.json.as_deref().is_some_and(is_stdout) {
+        out.write_json(&mut stdout).map_err(stdout_error)?;
     }
+    stdout.flush().map_err(stdout_error)?;
     for s in &staged {
         std::fs::rename(&s.tmp, &s.dest).map_err(|e| Error::Io {
             path: s.dest.display().to_string(),
@@ -91,7 +99,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
     drop(staged);
     out.timings.push(("write", clock.elapsed()));
 
-    if cli.verbose {
+    if cli.verbose > 0 {
         eprintln!(
             "spec-link: {} marker call(s), {} spec constant(s), {} SpecId(s)",
             out.calls,
@@ -102,7 +110,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
                 .map(|c| c.spec_ids.len as usize)
                 .sum::<usize>()
         );
-        if out.input_released {
+        if out.input_released && cli.verbose > 1 {
             eprintln!(
                 "spec-link: the input's pages were given back behind each pass (a module dense with marker calls)"
             );

@@ -1,0 +1,300 @@
+//! Reassembly: the kept instructions of a module written in SPIR-V's logical layout.
+//!
+//! Algorithm: a counting sort. Each instruction (a *slot*: one instruction, or several that stay
+//! together) belongs to a [`Section`]; functions are split into declarations (no `OpLabel`) and
+//! definitions, declarations first (SPIR-V's layout requires it). The words of each group are
+//! counted, then every kept slot is copied to its place in one pass: no list of the order is
+//! built, so peak memory is the slots plus the output.
+//!
+//! Preconditions: every slot's words are complete instructions; a function's slots are
+//! contiguous and in order (`OpFunction` … `OpFunctionEnd`), and are all kept or all dropped.
+//! Postconditions: the output is a header (`MAGIC`, the version, the generator, the bound, 0)
+//! followed by the kept slots, grouped by section in [`Section`]'s order, in their own order
+//! within a group; nothing else is changed (no id is renumbered, the bound is the caller's).
+//!
+//! Used by the linker (its arena of every input's instructions) and by anything that keeps part
+//! of a module ([`assemble_module`]).
+
+use super::{Module, MAGIC};
+use spirv::Op;
+
+/// Sections of the logical layout, in order.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Debug)]
+pub enum Section {
+    Capability,
+    Extension,
+    ExtInstImport,
+    MemoryModel,
+    EntryPoint,
+    ExecutionMode,
+    DebugSource,
+    DebugName,
+    DebugModuleProcessed,
+    Annotation,
+    Global,
+    Function,
+}
+
+impl Section {
+    /// The section of an instruction with opcode `op`; `in_functions`: it comes after the
+    /// module's first `OpFunction`.
+    pub fn of(op: u32, in_functions: bool) -> Section {
+        if in_functions {
+            return Section::Function;
+        }
+        match Op::from_u32(op) {
+            Some(Op::Capability) => Section::Capability,
+            Some(Op::Extension) => Section::Extension,
+            Some(Op::ExtInstImport) => Section::ExtInstImport,
+            Some(Op::MemoryModel) => Section::MemoryModel,
+            Some(Op::EntryPoint) => Section::EntryPoint,
+            Some(Op::ExecutionMode | Op::ExecutionModeId) => Section::ExecutionMode,
+            Some(Op::String | Op::SourceExtension | Op::Source | Op::SourceContinued) => {
+                Section::DebugSource
+            }
+            Some(Op::Name | Op::MemberName) => Section::DebugName,
+            Some(Op::ModuleProcessed) => Section::DebugModuleProcessed,
+            Some(
+                Op::Decorate
+                | Op::MemberDecorate
+                | Op::DecorationGroup
+                | Op::GroupDecorate
+                | Op::GroupMemberDecorate
+                | Op::DecorateId
+                | Op::DecorateString
+                | Op::MemberDecorateString,
+            ) => Section::Annotation,
+            _ => Section::Global,
+        }
+    }
+}
+
+/// The header words of the assembled module.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Header {
+    /// SPIR-V version (major, minor).
+    pub version: (u8, u8),
+    pub generator: u32,
+    /// The id bound (every id of the kept slots is below it).
+    pub bound: u32,
+}
+
+impl Header {
+    fn words(&self) -> [u32; 5] {
+        let (major, minor) = self.version;
+        [
+            MAGIC,
+            (major as u32) << 16 | (minor as u32) << 8,
+            self.generator,
+            self.bound,
+            0,
+        ]
+    }
+}
+
+/// The instructions to assemble, addressed by slot number `0..len()`.
+pub trait Slots {
+    fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+    /// The words of slot `n` (empty for a slot that holds nothing).
+    fn words(&self, n: usize) -> &[u32];
+    fn section(&self, n: usize) -> Section;
+}
+
+/// The module's words: `header`, then the slots `keep` accepts in the logical layout (see the
+/// module docs).
+pub fn assemble(header: &Header, slots: &impl Slots, keep: impl Fn(usize) -> bool) -> Vec<u32> {
+    let is_decl = function_is_declaration(slots);
+    let group = |n: usize| -> usize {
+        let s = slots.section(n);
+        s as usize * 2 + usize::from(s == Section::Function && !is_decl[n])
+    };
+    const GROUPS: usize = (Section::Function as usize + 1) * 2;
+    let mut size = [0usize; GROUPS];
+    for n in 0..slots.len() {
+        if keep(n) {
+            size[group(n)] += slots.words(n).len();
+        }
+    }
+    let header = header.words();
+    let mut cursor = [0usize; GROUPS];
+    let mut at = header.len();
+    for (c, &len) in cursor.iter_mut().zip(&size) {
+        *c = at;
+        at += len;
+    }
+    let mut out = vec![0u32; at];
+    out[..header.len()].copy_from_slice(&header);
+    for n in 0..slots.len() {
+        if !keep(n) {
+            continue;
+        }
+        let w = slots.words(n);
+        let c = &mut cursor[group(n)];
+        out[*c..*c + w.len()].copy_from_slice(w);
+        *c += w.len();
+    }
+    out
+}
+
+/// A [`Module`]'s instructions (as [`Module::inst`] gives them: removals and replacements
+/// applied; instructions appended with `append_*` are not included) with their sections.
+pub struct ModuleSlots<'a> {
+    module: &'a Module,
+    sections: Vec<Section>,
+}
+
+impl<'a> ModuleSlots<'a> {
+    pub fn new(module: &'a Module) -> Self {
+        let mut in_functions = false;
+        let sections = (0..module.len())
+            .map(|i| {
+                let op = module.opcode(i);
+                in_functions |= op == Op::Function as u32;
+                Section::of(op, in_functions)
+            })
+            .collect();
+        ModuleSlots { module, sections }
+    }
+}
+
+impl Slots for ModuleSlots<'_> {
+    fn len(&self) -> usize {
+        self.module.len()
+    }
+    fn words(&self, n: usize) -> &[u32] {
+        self.module.inst(n).unwrap_or(&[])
+    }
+    fn section(&self, n: usize) -> Section {
+        self.sections[n]
+    }
+}
+
+/// A module of the instructions `keep` accepts (by instruction index of `module`), in the
+/// logical layout, with `module`'s header (version, generator, bound). To keep a function, keep
+/// every instruction from its `OpFunction` to its `OpFunctionEnd`. Removed instructions are
+/// never written.
+pub fn assemble_module(module: &Module, keep: impl Fn(usize) -> bool) -> Vec<u32> {
+    let header = Header {
+        version: module.version(),
+        generator: module.generator(),
+        bound: module.bound(),
+    };
+    let slots = ModuleSlots::new(module);
+    assemble(&header, &slots, |n| keep(n) && !module.is_removed(n))
+}
+
+/// Marks the slots of functions that have no body.
+fn function_is_declaration(slots: &impl Slots) -> Vec<bool> {
+    let mut out = vec![false; slots.len()];
+    let mut start = None;
+    let mut has_body = false;
+    for n in 0..slots.len() {
+        if slots.section(n) != Section::Function {
+            continue;
+        }
+        let Some(op) = slots.words(n).first().map(|w| w & 0xffff) else {
+            continue;
+        };
+        if op == Op::Function as u32 {
+            start = Some(n);
+            has_body = false;
+        } else if op == Op::Label as u32 {
+            has_body = true;
+        } else if op == Op::FunctionEnd as u32 {
+            if let Some(s) = start.take() {
+                if !has_body {
+                    for flag in &mut out[s..=n] {
+                        *flag = true;
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::testing::{validate, TestResult};
+    use crate::module::inst::build;
+    use spirv::{AddressingModel, Capability, Decoration, LinkageType, MemoryModel};
+
+    /// `"f"` as a literal string operand.
+    const F: u32 = u32::from_le_bytes(*b"f\0\0\0");
+    /// `"g"` as a literal string operand.
+    const G: u32 = u32::from_le_bytes(*b"g\0\0\0");
+
+    /// The instructions of a small library module, out of the logical layout: its name and
+    /// decoration after the types, a function definition (`%3`, instructions 8–11) before a
+    /// declaration (`%5`, 12–13).
+    fn instructions() -> Vec<Vec<u32>> {
+        vec![
+            build(Op::Capability, &[Capability::Addresses as u32]),
+            build(Op::Capability, &[Capability::Linkage as u32]),
+            build(Op::Capability, &[Capability::Kernel as u32]),
+            build(
+                Op::MemoryModel,
+                &[
+                    AddressingModel::Physical64 as u32,
+                    MemoryModel::OpenCL as u32,
+                ],
+            ),
+            build(Op::TypeVoid, &[1]),
+            build(Op::TypeFunction, &[2, 1]),
+            build(Op::Name, &[3, F]),
+            build(
+                Op::Decorate,
+                &[
+                    5,
+                    Decoration::LinkageAttributes as u32,
+                    G,
+                    LinkageType::Import as u32,
+                ],
+            ),
+            build(Op::Function, &[1, 3, 0, 2]),
+            build(Op::Label, &[4]),
+            build(Op::Return, &[]),
+            build(Op::FunctionEnd, &[]),
+            build(Op::Function, &[1, 5, 0, 2]),
+            build(Op::FunctionEnd, &[]),
+        ]
+    }
+
+    /// A module of the instructions `order` picks, under a SPIR-V 1.4 header of bound 6.
+    fn module_of(order: &[usize]) -> Vec<u32> {
+        let insts = instructions();
+        let mut w = vec![MAGIC, 0x0001_0400, 7, 6, 0];
+        for &i in order {
+            w.extend(&insts[i]);
+        }
+        w
+    }
+
+    #[test]
+    fn the_kept_instructions_are_written_in_the_logical_layout() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let m = Module::from_words(module_of(&all), false)?;
+        let out = assemble_module(&m, |_| true);
+        // Name, decoration, types; the declaration before the definition.
+        let want = module_of(&[0, 1, 2, 3, 6, 7, 4, 5, 12, 13, 8, 9, 10, 11]);
+        assert_eq!(out, want);
+        validate(&out)?;
+        Ok(())
+    }
+
+    #[test]
+    fn dropped_and_removed_instructions_are_not_written() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let mut m = Module::from_words(module_of(&all), false)?;
+        // The definition goes with keep, its name as a removed instruction.
+        m.remove(6);
+        let out = assemble_module(&m, |i| !(8..=11).contains(&i));
+        assert_eq!(out, module_of(&[0, 1, 2, 3, 7, 4, 5, 12, 13]));
+        validate(&out)?;
+        Ok(())
+    }
+}
