@@ -6,17 +6,19 @@
 //! instruction for which `ends` is true (checking every instruction boundary on the way) and asks
 //! `matches` about each instruction before it; [`map_lazily`] does the same in the mapping of a
 //! file. If none matches, the rest is left unread: [`Prefix::copy_to`] later copies it to the
-//! output chunk by chunk, checking the instruction boundaries as they pass, and
-//! [`Prefix::copy_file_to`] has the kernel copy the file while this thread checks them, so a
-//! module without markers is never split or indexed. If one matches, the caller reads the rest
+//! output chunk by chunk, checking the instruction boundaries and the ids (every instruction,
+//! prefix included, through [`IdCheck`]) as they pass, and [`Prefix::copy_file_to`] has the
+//! kernel copy the file while this thread checks them, so a module without markers is never
+//! split or indexed. If one matches, the caller reads the rest
 //! ([`Prefix::into_module`]) or maps the file. Anything unusual (a bad header, a word count of 0, a
 //! module ending inside its prefix) makes [`read_lazily`] read the whole module and hand it to
 //! [`Module`], whose checks report the error.
 //!
 //! Postcondition of [`Prefix::copy_to`] and [`Prefix::copy_file_to`]: what they wrote is the
 //! input's bytes, unchanged, and the input is a whole number of words split into instructions
-//! with non-zero word counts that end exactly at its end; otherwise they return the error
-//! [`Module::from_bytes`] would have given (and what was written is to be discarded).
+//! with non-zero word counts that end exactly at its end, whose ids pass [`IdCheck`]; otherwise
+//! they return the error [`Module::from_bytes`] (or, for ids, the index) would have given (and
+//! what was written is to be discarded).
 
 use super::idcheck::IdCheck;
 use super::{inst, Module, HEADER_WORDS, MAGIC};
