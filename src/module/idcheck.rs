@@ -98,7 +98,10 @@ fn error(offset: usize, opcode: u32, message: String) -> Error {
     }
 }
 
-/// Per opcode: has a result type, has a result id, every other operand is an id.
+/// Per opcode: has a result type, has a result id, has operands after them and every one is an
+/// id. (An opcode without such operands is left to [`inst::visit_use_positions`], which takes
+/// the extra words of a malformed `OpReturn` or `OpTypeVoid` for no ids: the id positions are
+/// exactly those every pass, the linker's renumbering included, sees.)
 const HAS_TYPE: u8 = 1;
 const HAS_RESULT: u8 = 2;
 const ALL_IDS: u8 = 4;
@@ -110,9 +113,12 @@ fn layouts() -> &'static [u8] {
             .map(|op| match inst::result_info(op) {
                 None => 0,
                 Some((t, r)) => {
-                    HAS_TYPE * t as u8
-                        + HAS_RESULT * r as u8
-                        + ALL_IDS * inst::all_operands_are_ids(op) as u8
+                    let operands = rspirv::grammar::INSTRUCTION_TABLE
+                        .lookup_opcode(op)
+                        .map_or(0, |g| g.operands.len());
+                    let all_ids =
+                        inst::all_operands_are_ids(op) && operands > t as usize + r as usize;
+                    HAS_TYPE * t as u8 + HAS_RESULT * r as u8 + ALL_IDS * all_ids as u8
                 }
             })
             .collect()
@@ -320,6 +326,37 @@ mod tests {
             run(2, &[int.clone(), ptr.clone()]).is_err_and(|e| e.contains("id %2 is not below"))
         );
         assert!(run(10, &[int.clone(), int]).is_err_and(|e| e.contains("id %1 is defined twice")));
+    }
+
+    /// The fast path reads exactly the ids [`inst::visit_use_positions`] gives, for every opcode
+    /// with 1 to 6 words (extra words of an instruction without operands are no ids).
+    #[test]
+    fn the_ids_checked_are_those_every_pass_sees() {
+        for op in 0..=u16::MAX as u32 {
+            if op == OP_EXT_INST {
+                continue;
+            }
+            for n in 1..=6u32 {
+                // Every word an id of its own, all below the bound and undefined: each use is
+                // noted once, in order.
+                let words: Vec<u32> = (0..n)
+                    .map(|k| if k == 0 { n << 16 | op } else { 100 + k })
+                    .collect();
+                let mut check = IdCheck::new(1000);
+                if check.inst(&words, 5).is_err() {
+                    continue;
+                }
+                let mut noted: Vec<u32> = check.forward.iter().map(|&[id, _]| id).collect();
+                let mut expected = Vec::new();
+                inst::visit_use_positions(&words, |p| expected.push(words[p]));
+                let result = inst::result_id(&words);
+                expected.retain(|&id| Some(id) != result);
+                noted.sort_unstable();
+                expected.sort_unstable();
+                expected.dedup();
+                assert_eq!(noted, expected, "{} with {n} words", inst::op_name(op));
+            }
+        }
     }
 
     #[test]
