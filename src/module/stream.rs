@@ -235,7 +235,7 @@ impl Prefix {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (checked, copied) = std::thread::scope(|scope| {
             let copier = scope.spawn(|| kernel_copy::rest(&source, out, probe, &stop));
-            let checked = self.check(&source);
+            let checked = self.check();
             if checked.is_err() {
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);
             }
@@ -289,46 +289,49 @@ impl Prefix {
         }
     }
 
-    /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in bytes.
-    /// A mapped module's rest is read from `file` (the file mapped) rather than from the
-    /// mapping: only the prefix's pages are ever mapped in, so the process's memory stays small.
-    fn check(&mut self, file: &std::fs::File) -> Result<u64> {
+    /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in
+    /// bytes. A mapped module is read in its mapping, its pages given back behind the check
+    /// ([`check_mapped`]).
+    fn check(&mut self) -> Result<u64> {
         match &mut self.kind {
             Kind::Read { .. } => self.copy_to(&mut std::io::sink()),
-            Kind::Mapped { map, next } => {
-                // The prefix and the first instruction after it (there is one: it ended the
-                // prefix) from the mapping, the rest from the file.
-                let seen = &super::mapped_words(map)[..*next + 1];
-                let mut rest = ReadAt {
-                    file,
-                    at: seen.len() as u64 * 4,
-                };
-                copy_read(seen, false, &mut rest, &mut std::io::sink())
-            }
+            Kind::Mapped { map, .. } => check_mapped(map),
         }
     }
 }
 
-/// Reads a file from an offset without moving its position (another thread copies from it).
-struct ReadAt<'a> {
-    file: &'a std::fs::File,
-    at: u64,
-}
-
-impl Read for ReadAt<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
+/// Checks a mapped module as [`check_words`] does, a chunk at a time, giving each chunk's pages
+/// back once checked (reading the mapping copies nothing; giving its pages back keeps the
+/// process's memory small, as reading the file would).
+fn check_mapped(map: &memmap2::Mmap) -> Result<u64> {
+    let words = super::mapped_words(map);
+    let mut walker = Walker::new(words.get(3).copied().unwrap_or(0));
+    let step = CHUNK * 4; // words: 1 MiB
+    let mut at = HEADER_WORDS.min(words.len());
+    while at < words.len() {
+        let end = (at + step).min(words.len());
+        walker.feed(&words[at..end], at);
         #[cfg(unix)]
-        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
-        #[cfg(windows)]
-        let n = std::os::windows::fs::FileExt::seek_read(self.file, buf, self.at)?;
-        #[cfg(not(any(unix, windows)))]
-        let n: usize = {
-            let _ = (buf, self.file);
-            return Err(std::io::Error::from(std::io::ErrorKind::Unsupported));
-        };
-        self.at += n as u64;
-        Ok(n)
+        {
+            // SAFETY: a private read-only mapping (`Mmap`): no page of it was written, so
+            // dropping pages loses nothing, and a later read maps the same file contents again
+            // (the one hazard is that of every mapping: see [`super::Words`]). The range is
+            // inside the mapping.
+            let _ = unsafe {
+                map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    at * 4,
+                    (end - at) * 4,
+                )
+            };
+        }
+        if walker.broken.is_some() {
+            break;
+        }
+        at = end;
     }
+    walker.finish(words.len())?;
+    Ok(map.len() as u64)
 }
 
 /// The instruction boundaries and the ids ([`IdCheck`]) of a module's words, fed piece by piece
