@@ -85,10 +85,14 @@ pub struct IdCheck {
     scratch: Vec<u32>,
     /// The first id at or above the bound met in the current instruction.
     above: Option<u32>,
+    /// [`layouts`], looked up once.
+    layouts: &'static [u8],
 }
 
 const OP_EXT_INST: u32 = Op::ExtInst as u32;
 const OP_EXT_INST_IMPORT: u32 = Op::ExtInstImport as u32;
+const OP_NAME: u32 = Op::Name as u32;
+const OP_DECORATE: u32 = Op::Decorate as u32;
 
 fn error(offset: usize, opcode: u32, message: String) -> Error {
     Error::Malformed {
@@ -138,6 +142,7 @@ impl IdCheck {
             limit_bits: 1 << 16,
             scratch: Vec::new(),
             above: None,
+            layouts: layouts(),
         }
     }
 
@@ -160,7 +165,7 @@ impl IdCheck {
         let op = words[0] & 0xffff;
         let n = words.len();
         self.limit_bits = self.limit_bits.max(offset + n + (1 << 16));
-        let layout = layouts()[op as usize];
+        let layout = self.layouts[op as usize];
         let mut at = 1;
         if layout & HAS_TYPE != 0 {
             at = 2;
@@ -178,6 +183,14 @@ impl IdCheck {
             for &id in &words[at..] {
                 self.used(id, offset, op);
             }
+        } else if op == OP_NAME && n >= 3 && inst::string_len(&words[2..]) == Some(n - 2)
+            || op == OP_DECORATE
+                && n >= 3
+                && inst::decoration_parameters_are_literals(words[2], &words[3..])
+        {
+            // `OpName` / `OpDecorate` with literal parameters: the target only (as
+            // [`inst::visit_use_positions`] gives them).
+            self.used(words[1], offset, op);
         } else {
             let mut scratch = std::mem::take(&mut self.scratch);
             scratch.clear();
