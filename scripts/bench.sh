@@ -17,6 +17,9 @@
 #   native-prop   spec-link IN -o OUT --no-validate --prop OUT.prop   (what a build runs: the
 #                 property sets too)
 #   emulation     spec-link IN -o OUT --no-validate --spec-const emulation
+#   split-per-kernel  spec-link IN --split per-kernel -o OUT.table --no-validate (one image per
+#                 kernel: .spv, .prop and .sym each, and the table; issue 29)
+#   split-auto    spec-link IN --split auto -o OUT.table --no-validate
 #   pass-through  spec-link PT -o OUT --no-validate     (PT: same-size module without markers)
 #   opt-set       spirv-opt --skip-validation --set-spec-const-default-value 0:1 IN -o OUT
 #   opt-freeze    spirv-opt --skip-validation --freeze-spec-const IN -o OUT
@@ -127,6 +130,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
       native) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate) ;;
       native-prop) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --prop "$out.prop") ;;
       emulation) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --spec-const emulation) ;;
+      split-per-kernel) cmd=("$SPEC_LINK" "$in" --split per-kernel -o "$out" --no-validate) ;;
+      split-auto) cmd=("$SPEC_LINK" "$in" --split auto -o "$out" --no-validate) ;;
       pass-through) cmd=("$SPEC_LINK" "$pt" -o "$out" --no-validate) ;;
       opt-set) cmd=(spirv-opt --skip-validation --set-spec-const-default-value "0:1" "$in" -o "$out") ;;
       opt-freeze) cmd=(spirv-opt --skip-validation --freeze-spec-const "$in" -o "$out") ;;
@@ -144,6 +149,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
     esac
     case "$tool" in
       *-replacing) [ -f "$out" ] || cp "$in" "$out" ;;  # the warm-up round's output, then the last round's
+      split-*) rm -f "$out" "${out%.*}"_* ;;
       *) rm -f "$out" "$out.prop" ;;
     esac
     # The previous runs' outputs go to disk now, not during this run (without it, the first tool
@@ -167,7 +173,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
         [ "$r" = 0 ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$r" "$ns" "$rss" "$bytes" "$cpu" >> "$RAW"
       done
     done
-    rm -f "$OUTDIR"/*.spv "$OUTDIR"/*.prop
+    rm -f "$OUTDIR"/*.spv "$OUTDIR"/*.prop "$OUTDIR"/*.sym
   }
 
   # count_calls KEY IN: the marker calls of IN (spec-link -v), saved in raw.calls; prints the count
@@ -181,8 +187,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native native-prop emulation pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
-  SPARSE_TOOLS=(native native-prop emulation opt-set cp dd walker stream-floor native-replacing cp-replacing)
+  TOOLS=(native native-prop emulation split-per-kernel split-auto pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
+  SPARSE_TOOLS=(native native-prop emulation split-per-kernel split-auto opt-set cp dd walker stream-floor native-replacing cp-replacing)
   for S in $SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
@@ -308,6 +314,20 @@ if replacing:
             m = med[(s, tool + "-replacing")][0]; c = med[(s, tool)][0]
             vs = f"{ratio(m, cpr):.1f}{mark(ratio(m, cpr) <= limit)}" if limit else "–"
             print(f"| {label(s)} | {tool} | {m:.3f} | {c:.3f} | {ratio(m, c):.1f} | {vs} |")
+    print()
+splits = [s for s in singles if (s, "split-per-kernel") in med]
+if splits:
+    print("Device-code split (issue 29): time against lowering unsplit with the property sets (≤ 2, plus writing the images: per-kernel writes three files per kernel), peak RSS / input (≤ 3):")
+    print()
+    print("| input | split-per-kernel / native-prop time (CPU) | split-auto / native-prop time (CPU) | peak RSS / input: per-kernel, auto |")
+    print("|---|---:|---:|---:|")
+    for s in splits:
+        g = lambda tool: med[(s, tool)]
+        b = size[s]
+        pk = ratio(g("split-per-kernel")[0], g("native-prop")[0]); pkc = ratio(g("split-per-kernel")[2], g("native-prop")[2])
+        au = ratio(g("split-auto")[0], g("native-prop")[0]); auc = ratio(g("split-auto")[2], g("native-prop")[2])
+        rr = [g(x)[1] / b for x in ("split-per-kernel", "split-auto")]
+        print(f"| {label(s)} | {pk:.1f} ({pkc:.1f}) | {au:.1f}{mark(au <= 2)} ({auc:.1f}) | " + ", ".join(f"{x:.2f}" for x in rr) + mark(max(rr) <= 3) + " |")
     print()
 links = [i for i in inputs if i.startswith("link-")]
 if links:

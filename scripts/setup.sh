@@ -2,10 +2,11 @@
 # Machine setup for spec-link (Debian 12, run as root; idempotent; needs no stdin).
 #   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv,
 #     python3-jsonschema (the sidecar schema test)
-#   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py)
+#   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py) and the
+#     SYCL runtime intel-sycl-rt (headers + libsycl.so, for scripts/sycl-run/)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
 #   - $REPO/.devicelib: DPC++'s SPIR-V device libraries (from the intel-sycl-rt 2025.0.4 wheel)
-#   - cargo build --release
+#   - cargo build --release; bash completions and the man page (spec-link completions / man)
 # Afterwards: `source scripts/ocl-env.sh` and run `.venv/bin/python scripts/ocl_run.py ...`.
 set -euo pipefail
 
@@ -19,9 +20,13 @@ PY_PACKAGES=(
   intel-opencl-rt==2026.2.0
   intel-cmplr-lib-rt==2026.2.0
   pyopencl==2026.1.4
+  # the SYCL runtime (libsycl.so + headers) for scripts/sycl-run/ (tests/sycl_runtime.rs)
+  intel-sycl-rt==2026.2.0
   numpy==2.4.6
   # transitive dependencies, pinned too so that reruns install the same set
   intel-cmplr-lic-rt==2026.2.0
+  intel-cmplr-lib-ur==2026.2.0
+  umf==1.2.0
   tbb==2023.2.0
   tcmlib==1.6.0
   platformdirs==4.14.5
@@ -127,5 +132,14 @@ if [ -f "$REPO/Cargo.toml" ]; then
     say "cargo build --release (no Cargo.lock)"
     cargo build --release
   fi
+  # Shell completions and the man page, generated from the command-line definitions.
+  SPEC_LINK="$REPO/target/release/spec-link"
+  if [ -d /usr/share/bash-completion/completions ]; then
+    "$SPEC_LINK" completions bash > /usr/share/bash-completion/completions/spec-link
+    say "bash completions: /usr/share/bash-completion/completions/spec-link"
+  fi
+  mkdir -p /usr/local/share/man/man1
+  "$SPEC_LINK" man > /usr/local/share/man/man1/spec-link.1
+  say "man page: /usr/local/share/man/man1/spec-link.1 (man spec-link)"
 fi
 say "done"

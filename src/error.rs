@@ -56,9 +56,18 @@ pub enum Error {
     #[error("internal check failed: {0}")]
     PostCondition(String),
 
+    // --- specialization ---
+    /// Specialization errors (unknown names, values that do not fit), reported together.
+    #[error("{}", .0.join("\n"))]
+    Specialize(Vec<String>),
+
     // --- validation ---
     #[error("{0}")]
     Validation(String),
+
+    // --- device-code split ---
+    #[error("{0}")]
+    Split(String),
 
     // --- options ---
     #[error("{0}")]
@@ -72,7 +81,7 @@ impl Error {
     /// as its own `error: …` line.
     pub fn messages(&self) -> Vec<String> {
         match self {
-            Error::Markers(v) => v.clone(),
+            Error::Markers(v) | Error::Specialize(v) => v.clone(),
             Error::Link(v) => v.iter().map(ToString::to_string).collect(),
             Error::InFile { file, source } => source
                 .messages()

@@ -19,13 +19,17 @@
 
 pub mod cleanup;
 pub mod error;
+pub mod info;
 pub mod layout;
 pub mod link;
 pub mod lower;
 pub mod markers;
 pub mod module;
+pub mod properties;
 pub mod sidecar;
+pub mod specialize;
 pub mod specmap;
+pub mod split;
 pub mod validate;
 
 pub use error::{Error, Result};
@@ -158,6 +162,14 @@ impl Input {
         Input {
             name: name.into(),
             data: InputData::Bytes(bytes),
+        }
+    }
+
+    /// An input already read into a module.
+    pub(crate) fn from_module(name: impl Into<String>, module: Module) -> Input {
+        Input {
+            name: name.into(),
+            data: InputData::Module(Box::new(module)),
         }
     }
 

@@ -1502,3 +1502,33 @@ fn dash_is_standard_output_for_every_output() {
     assert!(both.stdout.is_empty());
     assert!(!dir.join("-").exists(), "a file named '-' was created");
 }
+
+/// Shell completions and the man page come from the command-line definitions: they name the
+/// options and subcommands the parser knows.
+#[test]
+fn completions_and_man_page_are_generated_from_the_command_line() {
+    for shell in ["bash", "zsh", "fish"] {
+        let o = bin().args(["completions", shell]).output().unwrap();
+        assert!(
+            o.status.success(),
+            "{shell}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let text = String::from_utf8(o.stdout).unwrap();
+        for word in ["spec-const", "split", "info", "specialize"] {
+            assert!(text.contains(word), "{shell} completions lack {word}");
+        }
+    }
+    let o = bin().arg("man").output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let page = String::from_utf8(o.stdout).unwrap();
+    assert!(page.contains(".TH spec-link 1"), "not a man page");
+    for word in ["spec\\-const", "split", "validate"] {
+        assert!(page.contains(word), "the man page lacks {word}");
+    }
+    let bad = bin()
+        .args(["completions", "no-such-shell"])
+        .output()
+        .unwrap();
+    assert_eq!(bad.status.code(), Some(2));
+}

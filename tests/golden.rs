@@ -26,7 +26,10 @@ const DATA_FOLDERS: &[&str] = &[
     "dpcpp-backend",
     "dpcpp-fixtures",
     "fuzz-regressions",
+    "info",
     "postlink",
+    "specialize-fold",
+    "split",
 ];
 
 fn options_for(case: &std::path::Path) -> Options {

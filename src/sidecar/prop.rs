@@ -17,7 +17,7 @@ pub fn base64_encode(src: &[u8]) -> String {
 }
 
 /// [`base64_encode`] appended to `out`.
-fn base64_append(src: &[u8], out: &mut Vec<u8>) {
+pub(crate) fn base64_append(src: &[u8], out: &mut Vec<u8>) {
     let t = |x: u32| TABLE[(x & 63) as usize];
     out.reserve(src.len().div_ceil(3) * 4);
     for chunk in src.chunks(3) {

@@ -4,6 +4,8 @@
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
+pub mod sycl_run;
+
 /// The three lowering modes.
 pub const MODES: [spec_link::SpecConstMode; 3] = [
     spec_link::SpecConstMode::Native,
@@ -26,8 +28,10 @@ pub fn unvalidated(mode: spec_link::SpecConstMode) -> spec_link::Options {
 pub struct Scratch(PathBuf);
 
 impl Scratch {
+    /// `name` is made this process's own (its id is appended): test runs of two checkouts at
+    /// once must not remove each other's files.
     pub fn new(name: &str) -> Scratch {
-        let d = std::env::temp_dir().join(name);
+        let d = std::env::temp_dir().join(format!("{name}.{}", std::process::id()));
         let _ = std::fs::remove_dir_all(&d);
         std::fs::create_dir_all(&d).unwrap();
         Scratch(d)

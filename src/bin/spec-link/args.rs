@@ -15,8 +15,18 @@ Examples:
       link the kernel module with every module in lib/ (sorted), then lower
   spec-link in.spv -o out.spv --spec-const emulation --json out.json
       lower to loads from a spec-constant buffer; out.json names each kernel's buffer argument
+  spec-link app.spv --split per-kernel -o out/app.table --input-prop app.prop
+      one device image per kernel: out/app_N.spv, .prop, .sym and the file table
   spec-link in.spv -o out.spv --validate=strict --target-env spv1.4
       fail unless spirv-val accepts the output in that environment
+
+Subcommands (each has its own --help):
+  spec-link info INPUT... [--input-prop FILE] [--json]
+      what is in a module: facts, kernels, spec constants (by name with the image's .prop), and
+      what lowering would make of a module with marker calls; writes nothing
+  spec-link specialize INPUT -o OUT [--input-prop IN.prop] --set NAME=VALUE... [--set-file FILE.json]
+                       [--prop OUT.prop] [--json OUT.json]
+      give named spec constants fixed values; the others stay specializable
 
 Exit status: 0 success; 1 processing error (nothing written); 2 usage error.";
 
@@ -47,6 +57,20 @@ pub(crate) enum ValidateMode {
     Strict,
 }
 
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub(crate) enum Split {
+    /// one image (ESIMD kernels still get an image of their own)
+    Off,
+    /// one image per kernel
+    #[value(alias = "per_kernel")]
+    PerKernel,
+    /// kernels grouped by input module and by DPC++'s category (aspects, required sizes, …)
+    #[value(alias = "per_source")]
+    PerSource,
+    /// as per-source (DPC++'s default)
+    Auto,
+}
+
 #[derive(Clone, Copy, Debug, ValueEnum)]
 pub(crate) enum Order {
     /// in order of first use: functions in module order, calls in order
@@ -57,15 +81,17 @@ pub(crate) enum Order {
     Dpcpp,
 }
 
-/// Lower SYCL 2020 specialization-constant markers in SPIR-V and write DPC++-compatible
-/// property sets.
+/// The post-link step of a SYCL compiler, on SPIR-V: link, lower spec constants, split into
+/// device images, write DPC++'s property sets.
 ///
 /// Links the input modules (several inputs), finds every call to
 /// __sycl_getScalar2020SpecConstantValue / __sycl_getComposite2020SpecConstantValue, numbers the
 /// spec constants, replaces each call — with OpSpecConstant*/OpSpecConstantComposite (native), a
 /// load from a spec-constant buffer passed to the kernel (emulation) or its default value
 /// (default-values) — removes the markers and the globals they used, and describes the result in
-/// DPC++'s [SYCL/specialization constants] property sets.
+/// DPC++'s [SYCL/specialization constants] property sets. With --split, the device code is split
+/// into images (OUT_N.spv, .prop, .sym and the file table OUT.table), each with every property
+/// set the SYCL runtime reads.
 #[derive(Parser, Debug)]
 #[command(name = "spec-link", version, after_help = EXAMPLES)]
 pub(crate) struct Cli {
@@ -153,6 +179,30 @@ pub(crate) struct Cli {
     /// [default: opencl2.2 for SPIR-V <= 1.2 Kernel modules, else spv<version>]
     #[arg(long, value_name = "ENV")]
     pub(crate) target_env: Option<String>,
+
+    /// Split the device code into images as DPC++'s post-link step does; -o then names the file
+    /// table (OUT.table), and OUT_N.spv, OUT_N.prop and OUT_N.sym (OUT_N.esimd.* for an ESIMD
+    /// image) are written beside it
+    #[arg(long, value_enum, value_name = "MODE")]
+    pub(crate) split: Option<Split>,
+
+    /// Property sets of an input (.prop), for what its SPIR-V does not hold (kernel argument
+    /// masks, optLevel, …); one per input, in input order (--split)
+    #[arg(long = "input-prop", value_name = "FILE")]
+    pub(crate) input_prop: Vec<PathBuf>,
+
+    /// Write [SYCL/kernel names] in each image's property sets (--split)
+    #[arg(long)]
+    pub(crate) emit_kernel_names: bool,
+
+    /// Write [SYCL/program metadata] in each image's property sets (--split)
+    #[arg(long)]
+    pub(crate) emit_program_metadata: bool,
+
+    /// SYCL_EXTERNAL functions are entry points; imported and exported symbols are listed
+    /// (--split)
+    #[arg(long)]
+    pub(crate) allow_device_image_dependencies: bool,
 
     /// Print nothing but errors
     #[arg(short, long, conflicts_with = "verbose")]

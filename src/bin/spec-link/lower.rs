@@ -8,8 +8,9 @@ use spec_link::{process_owned, Error, Options, SpecConstMode, Validation};
 use std::io::Write;
 use std::path::Path;
 
-pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
-    let options = Options {
+/// The library options the command line asks for.
+pub(crate) fn options(cli: &Cli) -> Options {
+    Options {
         mode: match cli.spec_const {
             Mode::Native => SpecConstMode::Native,
             Mode::Emulation => SpecConstMode::Emulation,
@@ -41,7 +42,11 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
         // Written below straight into their files, never held whole in memory.
         sidecars: false,
         pass_through: !cli.no_pass_through,
-    };
+    }
+}
+
+pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
+    let options = options(cli);
     let clock = std::time::Instant::now();
     let names = expand_inputs(&cli.inputs)?;
     check_arguments(cli, &names).map_err(Failure::Usage)?;

@@ -3,9 +3,13 @@
 //! modified), 2 on a usage error.
 
 mod args;
+mod docs;
+mod info;
 mod inputs;
 mod lower;
 mod signals;
+mod specialize;
+mod split;
 mod staging;
 
 use args::Cli;
@@ -42,18 +46,41 @@ fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn tune_allocator() {}
 
+/// Parses the arguments after the first `skip` (a subcommand's name stands in for the
+/// program's); on an error or `--help`/`--version`, prints and gives the exit code.
+fn parse<P: Parser>(skip: usize) -> Result<P, ExitCode> {
+    P::try_parse_from(std::env::args_os().skip(skip)).map_err(|e| {
+        let code = if e.use_stderr() { 2 } else { 0 };
+        let _ = e.print();
+        ExitCode::from(code)
+    })
+}
+
 fn main() -> ExitCode {
     tune_allocator();
     signals::install();
-    let cli = match Cli::try_parse() {
-        Ok(c) => c,
-        Err(e) => {
-            let code = if e.use_stderr() { 2 } else { 0 };
-            let _ = e.print();
-            return ExitCode::from(code);
-        }
+    let result = match std::env::args_os()
+        .nth(1)
+        .as_deref()
+        .and_then(|a| a.to_str())
+    {
+        Some("info") => parse::<info::InfoCli>(1).map(|c| info::run(&c)),
+        Some("specialize") => parse::<specialize::SpecializeCli>(1).map(|c| specialize::run(&c)),
+        Some("completions") => parse::<docs::CompletionsCli>(1).map(|c| docs::completions(&c)),
+        Some("man") => parse::<docs::ManCli>(1).map(|c| docs::man(&c)),
+        _ => parse::<Cli>(0).map(|cli| {
+            if cli.split.is_some() {
+                split::run(&cli)
+            } else {
+                split::check_no_split_options(&cli).and_then(|()| lower::run(&cli))
+            }
+        }),
     };
-    match lower::run(&cli) {
+    let result = match result {
+        Ok(r) => r,
+        Err(code) => return code,
+    };
+    match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(Failure::Usage(message)) => {
             eprintln!("error: {message}");

@@ -12,9 +12,14 @@ mod imp {
     use std::path::Path;
     use std::sync::atomic::{AtomicPtr, Ordering};
 
-    /// One slot per staged output (-o, --prop, --json).
-    static TEMPS: [AtomicPtr<libc::c_char>; 3] =
-        [const { AtomicPtr::new(std::ptr::null_mut()) }; 3];
+    /// One slot per staged output: -o, --prop and --json, or a split's images (three files
+    /// each), table and JSON.
+    static TEMPS: [AtomicPtr<libc::c_char>; SLOTS] =
+        [const { AtomicPtr::new(std::ptr::null_mut()) }; SLOTS];
+
+    /// Temporaries that can be removed on a signal at once (a split writing more files leaves
+    /// the rest behind if a signal comes).
+    pub const SLOTS: usize = 4096;
 
     const SIGNALS: [libc::c_int; 3] = [libc::SIGINT, libc::SIGTERM, libc::SIGHUP];
 
@@ -69,7 +74,7 @@ mod imp {
     }
 
     /// The temporary in `slot` is gone (renamed or removed). Its string is not freed: a handler
-    /// running on another thread may still be reading it (three short strings per run at most).
+    /// running on another thread may still be reading it (one short string per output file).
     pub fn forget(slot: usize) {
         if let Some(s) = TEMPS.get(slot) {
             s.store(std::ptr::null_mut(), Ordering::SeqCst);

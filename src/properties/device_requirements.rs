@@ -1,0 +1,192 @@
+//! `[SYCL/device requirements]` (DPC++'s `computeDeviceRequirements`, keys sorted by name).
+//!
+//! * `aspects` (always written): fp16 (5) and fp64 (6) when a function of the image uses a type
+//!   holding a 16- or 64-bit float (through pointers too: half is reached only through pointers
+//!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer,
+//!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
+//!   own `aspects` (from `--input-prop`) are added. Otherwise aspects DPC++ takes from
+//!   `!sycl_used_aspects` that the code does not show (`device_has`, a `half` the optimiser
+//!   folded away) are not known and are left out.
+//! * `reqd_sub_group_size`: the `SubgroupSize` of the first entry point that has one.
+//! * `reqd_work_group_size_uint64_t`: the `LocalSize` of the first entry point (module order)
+//!   that has one, as 3 u64s; not written when the split mode is `off`.
+//! * `work_group_num_dim`: from the carried `<kernel>@work_group_num_dim` program metadata of a
+//!   function met before any function with a required work-group size.
+
+use super::{ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS, PROGRAM_METADATA};
+use crate::module::idhash::IdMap;
+use crate::module::index::Index;
+use crate::module::{inst, Module};
+use spirv::Op;
+
+pub const FP16: u32 = 5;
+pub const FP64: u32 = 6;
+pub const ATOMIC64: u32 = 27;
+pub const ESIMD: u32 = 49;
+
+pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+    let mut aspects = image_aspects(ctx.module, ctx.index);
+    if ctx.esimd {
+        aspects.push(ESIMD);
+    }
+    // An unsplit image holds all its input's kernels: the input's own aspects are its (they
+    // include those the code no longer shows, such as a `device_has` attribute's).
+    if ctx.emit.split_off {
+        for &k in ctx.inputs {
+            if let Some(Value::Bytes { data, .. }) =
+                ctx.carried.get(k, DEVICE_REQUIREMENTS, "aspects")
+            {
+                aspects.extend(
+                    data.chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+            }
+        }
+    }
+    aspects.sort_unstable();
+    aspects.dedup();
+    let mut set = PropertySet::new(DEVICE_REQUIREMENTS);
+    set.insert("aspects", Value::u32s(&aspects));
+    let modes = |id: u32, mode: spirv::ExecutionMode| ctx.facts.mode(id, mode).map(<[u32]>::to_vec);
+    if let Some(n) = ctx
+        .entries
+        .iter()
+        .find_map(|e| modes(e.id, spirv::ExecutionMode::SubgroupSize))
+    {
+        set.insert(
+            "reqd_sub_group_size",
+            Value::Uint32(n.first().copied().unwrap_or(0)),
+        );
+    }
+    let mut reqd: Option<Vec<u32>> = None;
+    let mut num_dim = None;
+    for e in ctx.entries {
+        let key = format!("{}@work_group_num_dim", e.name);
+        if let Some(Value::Uint32(d)) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
+            if reqd.is_none() {
+                num_dim = Some(*d);
+            }
+        }
+        if reqd.is_none() {
+            reqd = modes(e.id, spirv::ExecutionMode::LocalSize);
+        }
+    }
+    if let Some(size) = reqd.filter(|_| !ctx.emit.split_off) {
+        let wide: Vec<u64> = size.iter().map(|&v| v as u64).collect();
+        set.insert("reqd_work_group_size_uint64_t", Value::u64s(&wide));
+    }
+    if let Some(d) = num_dim {
+        set.insert("work_group_num_dim", Value::Uint32(d));
+    }
+    Some(set)
+}
+
+/// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.
+pub fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
+    let mut types = TypeAspects::default();
+    let mut found = 0u8;
+    for f in index.functions.iter().filter(|f| !f.is_declaration) {
+        found |= function_aspects(module, index, f, &mut types);
+    }
+    bits_to_aspects(found)
+}
+
+/// Aspect bits (1 fp16, 2 fp64, 4 atomic64) as aspect values.
+pub fn bits_to_aspects(bits: u8) -> Vec<u32> {
+    [(1, FP16), (2, FP64), (4, ATOMIC64)]
+        .into_iter()
+        .filter(|&(b, _)| bits & b != 0)
+        .map(|(_, a)| a)
+        .collect()
+}
+
+/// Memo of which aspects a type holds (bit 1 fp16, bit 2 fp64, bit 8 64-bit integer).
+#[derive(Default)]
+pub struct TypeAspects(IdMap<u32, u8>);
+
+impl TypeAspects {
+    fn of(&mut self, module: &Module, index: &Index, ty: u32) -> u8 {
+        if let Some(&b) = self.0.get(&ty) {
+            return b;
+        }
+        self.0.insert(ty, 0); // cycles through forward pointers end here
+        let Some(w) = index.defs.get(&ty).and_then(|d| module.inst(d)) else {
+            return 0;
+        };
+        let op = w[0] & 0xffff;
+        let bits = match op {
+            x if x == Op::TypeFloat as u32 => match w.get(2) {
+                Some(16) => 1,
+                Some(64) => 2,
+                _ => 0,
+            },
+            x if x == Op::TypeInt as u32 && w.get(2) == Some(&64) => 8,
+            x if x == Op::TypeVector as u32
+                || x == Op::TypeMatrix as u32
+                || x == Op::TypeArray as u32
+                || x == Op::TypeRuntimeArray as u32 =>
+            {
+                w.get(2).map_or(0, |&t| self.of(module, index, t))
+            }
+            x if x == Op::TypeStruct as u32 => {
+                w[2..].iter().fold(0, |b, &t| b | self.of(module, index, t))
+            }
+            x if x == Op::TypePointer as u32 => {
+                w.get(3).map_or(0, |&t| self.of(module, index, t) & 3)
+            }
+            _ => 0,
+        };
+        self.0.insert(ty, bits);
+        bits
+    }
+}
+
+/// Aspect bits of one function's own instructions (1 fp16, 2 fp64, 4 atomic64).
+pub fn function_aspects(
+    module: &Module,
+    index: &Index,
+    f: &crate::module::index::Function,
+    types: &mut TypeAspects,
+) -> u8 {
+    let mut found = 0u8;
+    for i in f.start..=f.end {
+        let Some(w) = module.inst(i) else { continue };
+        let op = w[0] & 0xffff;
+        if let Some(t) = inst::result_type(w) {
+            let b = types.of(module, index, t);
+            found |= b & 3;
+            if b & 8 != 0 && is_atomic(op) {
+                found |= 4;
+            }
+        }
+        if op == Op::AtomicStore as u32 {
+            if let Some(t) = w
+                .get(4)
+                .and_then(|v| index.defs.get(v))
+                .and_then(|d| module.inst(d))
+                .and_then(inst::result_type)
+            {
+                if types.of(module, index, t) & 8 != 0 {
+                    found |= 4;
+                }
+            }
+        }
+        // Constants and variables the function uses.
+        index.visit_use_ids(module, w, |u| {
+            if let Some(d) = index.defs.get(&u) {
+                if d >= index.annotation_end && d < index.globals_end {
+                    if let Some(t) = module.inst(d).and_then(inst::result_type) {
+                        found |= types.of(module, index, t) & 3;
+                    }
+                }
+            }
+        });
+    }
+    found
+}
+
+fn is_atomic(op: u32) -> bool {
+    // OpAtomicLoad 227 … OpAtomicXor 242, OpAtomicFlagTestAndSet 318, OpAtomicFMinEXT 5614,
+    // OpAtomicFMaxEXT 5615, OpAtomicFAddEXT 6035.
+    matches!(op, 227..=242 | 318 | 5614 | 5615 | 6035)
+}

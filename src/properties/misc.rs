@@ -1,0 +1,61 @@
+//! `[SYCL/misc properties]`: `isEsimdImage` (the ESIMD half of a split), `sycl-grf-size` (the
+//! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
+//! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (carried: the front end's -O level is not in SPIR-V); and, placed after
+//! the device globals when the set does not exist yet, `specConstsReplacedWithDefault` for an
+//! image whose spec constants were replaced by their defaults.
+
+use super::{ImageContext, PropertySet, Value, MISC_PROPERTIES};
+use crate::module::inst;
+
+/// `UserSemantic`.
+const USER_SEMANTIC: u32 = 5635;
+
+pub fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+    let mut set = PropertySet::new(MISC_PROPERTIES);
+    if ctx.esimd {
+        set.insert("isEsimdImage", Value::Uint32(1));
+    }
+    let grf = ctx
+        .entries
+        .iter()
+        .find_map(|e| ctx.facts.grf_sizes.get(&e.id).copied());
+    if let Some(v) = grf {
+        set.insert("sycl-grf-size", Value::Uint32(v));
+    }
+    match ctx.carried_image_wide(MISC_PROPERTIES, "optLevel") {
+        Some(v) => set.insert("optLevel", v.clone()),
+        None if !ctx.has_carried() => ctx.note(
+            "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, \
+             implicit local arguments, work-group dynamic local memory or virtual-function sets: \
+             without the input's property file (--input-prop) they are left out"
+                .to_string(),
+        ),
+        None => {}
+    }
+    (!set.properties.is_empty()).then_some(set)
+}
+
+/// The GRF size a decoration instruction stands for, if it is a `UserSemantic
+/// "num-thread-per-eu N"`.
+pub fn grf_size_of(w: &[u32]) -> Option<u32> {
+    let op = w[0] & 0xffff;
+    if !(op == 71 || op == 5632) || w.get(2) != Some(&USER_SEMANTIC) {
+        return None;
+    }
+    let (s, _) = inst::read_string(w.get(3..)?)?;
+    match s.as_slice() {
+        b"num-thread-per-eu 4" => Some(256),
+        b"num-thread-per-eu 8" => Some(128),
+        b"num-thread-per-eu 0" => Some(0),
+        _ => None,
+    }
+}
+
+pub fn late(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+    let (map, replaced) = ctx.spec?;
+    (replaced && !map.constants.is_empty()).then(|| {
+        let mut set = PropertySet::new(MISC_PROPERTIES);
+        set.insert("specConstsReplacedWithDefault", Value::Uint32(1));
+        set
+    })
+}

@@ -1,0 +1,382 @@
+//! DPC++'s property sets of a device image, one source file per set, and the `.prop` text.
+//!
+//! [`compute`] asks every source in DPC++'s order (`computeModuleProperties`: device
+//! requirements, specialization constants and their default values, kernel param opt, exported
+//! symbols, kernel names, imported symbols, program metadata, misc properties, implicit local
+//! arg, work group dynamic local mem, device globals, virtual functions); a source returns its set
+//! or `None` when DPC++ writes no such set for the image. A set a later source names again (misc
+//! properties) takes the later properties in its first place, as DPC++'s `MapVector` does.
+//!
+//! Each source reads an [`ImageContext`]: the image's module (before spec constants are lowered:
+//! lowering changes nothing a property is computed from), its entry points, the spec-constant
+//! map lowering produced, and the properties carried from `--input-prop` ([`Carried`]) for what
+//! the SPIR-V does not hold.
+
+pub mod device_globals;
+pub mod device_requirements;
+pub mod kernel_param_opt;
+pub mod local_args;
+pub mod misc;
+pub mod program_metadata;
+pub mod spec_constants;
+pub mod symbols;
+pub mod text;
+pub mod virtual_functions;
+
+use crate::module::index::Index;
+use crate::module::Module;
+use crate::sidecar;
+use crate::specmap::SpecMap;
+use std::cell::RefCell;
+
+/// A property value as `PropertySetIO` stores it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    /// Type 1.
+    Uint32(u32),
+    /// Type 2: `bits` bits of `data` (written as the 8-byte bit count, then the data).
+    Bytes { bits: u64, data: Vec<u8> },
+}
+
+impl Value {
+    /// A byte array of whole bytes.
+    pub fn bytes(data: Vec<u8>) -> Value {
+        Value::Bytes {
+            bits: data.len() as u64 * 8,
+            data,
+        }
+    }
+
+    /// A byte array of little-endian u32s.
+    pub fn u32s(values: &[u32]) -> Value {
+        Value::bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+
+    /// A byte array of little-endian u64s.
+    pub fn u64s(values: &[u64]) -> Value {
+        Value::bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect())
+    }
+}
+
+/// A named, ordered list of properties.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PropertySet {
+    pub name: String,
+    pub properties: Vec<(String, Value)>,
+}
+
+impl PropertySet {
+    pub fn new(name: &str) -> PropertySet {
+        PropertySet {
+            name: name.into(),
+            properties: Vec::new(),
+        }
+    }
+
+    /// Adds a property; one named before keeps its place and takes the new value.
+    pub fn insert(&mut self, name: &str, value: Value) {
+        match self.properties.iter_mut().find(|(n, _)| n == name) {
+            Some(slot) => slot.1 = value,
+            None => self.properties.push((name.into(), value)),
+        }
+    }
+
+    pub fn get(&self, name: &str) -> Option<&Value> {
+        self.properties
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v)
+    }
+}
+
+pub const DEVICE_REQUIREMENTS: &str = "SYCL/device requirements";
+pub const KERNEL_PARAM_OPT: &str = "SYCL/kernel param opt";
+pub const EXPORTED_SYMBOLS: &str = "SYCL/exported symbols";
+pub const KERNEL_NAMES: &str = "SYCL/kernel names";
+pub const IMPORTED_SYMBOLS: &str = "SYCL/imported symbols";
+pub const PROGRAM_METADATA: &str = "SYCL/program metadata";
+pub const MISC_PROPERTIES: &str = "SYCL/misc properties";
+pub const IMPLICIT_LOCAL_ARG: &str = "SYCL/implicit local arg";
+pub const WORK_GROUP_DYNAMIC_LOCAL_MEM: &str = "SYCL/work group dynamic local mem";
+pub const DEVICE_GLOBALS: &str = "SYCL/device globals";
+pub const VIRTUAL_FUNCTIONS: &str = "SYCL/virtual functions";
+
+/// What an entry point of an image is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EntryKind {
+    /// An `OpEntryPoint` (a SYCL kernel).
+    Kernel,
+    /// A SYCL_EXTERNAL function (an `Export` definition) with device-image dependencies allowed.
+    Exported,
+    /// An `indirectly-callable` function: an `Export` definition whose address the module takes
+    /// (`OpConstantFunctionPointerINTEL`).
+    Virtual,
+}
+
+/// An entry point of an image.
+#[derive(Clone, Debug)]
+pub struct ImageEntry {
+    /// Function id in the image (ids are the split module's).
+    pub id: u32,
+    /// Its name: the `OpEntryPoint` name of a kernel, the linkage name of others.
+    pub name: String,
+    pub kind: EntryKind,
+    /// The input module it came from.
+    pub input: usize,
+}
+
+/// Properties carried from the inputs' property files (`--input-prop`), for what the SPIR-V does
+/// not hold.
+#[derive(Clone, Debug, Default)]
+pub struct Carried {
+    /// Each input's sets (empty for an input without a property file).
+    pub inputs: Vec<Vec<PropertySet>>,
+    /// Each input's first virtual function (module order): the one whose set an unsplit
+    /// image's `virtual-functions-set` names.
+    pub first_virtual: Vec<Option<String>>,
+}
+
+impl Carried {
+    /// Whether input `k` came with a property file.
+    pub fn has(&self, k: usize) -> bool {
+        self.inputs.get(k).is_some_and(|s| !s.is_empty())
+    }
+
+    /// Property `name` of set `set` in input `k`'s file.
+    pub fn get(&self, k: usize, set: &str, name: &str) -> Option<&Value> {
+        self.set(k, set)?.get(name)
+    }
+
+    /// Set `set` of input `k`'s file.
+    pub fn set(&self, k: usize, set: &str) -> Option<&PropertySet> {
+        self.inputs.get(k)?.iter().find(|s| s.name == set)
+    }
+}
+
+/// Options that decide which sets are written.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Emit {
+    pub kernel_names: bool,
+    pub program_metadata: bool,
+    pub allow_dependencies: bool,
+    /// The split mode is `off` (`reqd_work_group_size_uint64_t` is then dropped).
+    pub split_off: bool,
+}
+
+/// Execution modes and GRF sizes of an image's functions, found in one pass over its preamble
+/// and annotations (sources look them up per entry point).
+#[derive(Default)]
+pub struct ImageFacts {
+    /// `OpExecutionMode %f mode literals…` by function: `(mode, literals)`.
+    pub execution_modes: crate::module::idhash::IdMap<u32, Vec<(u32, Vec<u32>)>>,
+    /// The GRF size of each function decorated `UserSemantic "num-thread-per-eu N"`.
+    pub grf_sizes: crate::module::idhash::IdMap<u32, u32>,
+}
+
+impl ImageFacts {
+    pub fn build(module: &Module, index: &Index) -> ImageFacts {
+        let mut facts = ImageFacts::default();
+        for i in 0..index.annotation_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            if w.len() < 3 {
+                continue;
+            }
+            if w[0] & 0xffff == spirv::Op::ExecutionMode as u32 {
+                facts
+                    .execution_modes
+                    .entry(w[1])
+                    .or_default()
+                    .push((w[2], w[3..].to_vec()));
+            } else if let Some(g) = misc::grf_size_of(w) {
+                facts.grf_sizes.entry(w[1]).or_insert(g);
+            }
+        }
+        facts
+    }
+
+    /// The literals of `OpExecutionMode %id mode`, if the image has one.
+    pub fn mode(&self, id: u32, mode: spirv::ExecutionMode) -> Option<&[u32]> {
+        self.execution_modes
+            .get(&id)?
+            .iter()
+            .find(|(m, _)| *m == mode as u32)
+            .map(|(_, v)| v.as_slice())
+    }
+
+    /// The literals of `OpExecutionMode %id <number>` (modes the `spirv` crate does not name).
+    pub fn mode_number(&self, id: u32, mode: u32) -> Option<&[u32]> {
+        self.execution_modes
+            .get(&id)?
+            .iter()
+            .find(|(m, _)| *m == mode)
+            .map(|(_, v)| v.as_slice())
+    }
+}
+
+/// Everything a property source may read about one image.
+pub struct ImageContext<'a> {
+    /// The image before spec constants were lowered.
+    pub module: &'a Module,
+    pub index: &'a Index,
+    pub facts: &'a ImageFacts,
+    /// Entry points in module order.
+    pub entries: &'a [ImageEntry],
+    /// The ESIMD half of a split.
+    pub esimd: bool,
+    /// The spec constants lowering found in the image, and whether they were replaced with their
+    /// default values.
+    pub spec: Option<(&'a SpecMap, bool)>,
+    pub carried: &'a Carried,
+    pub emit: Emit,
+    /// The inputs the image's entry points come from.
+    pub inputs: &'a [usize],
+    /// Notes for the user (each said once per run by the caller).
+    pub notes: &'a RefCell<Vec<String>>,
+}
+
+impl ImageContext<'_> {
+    pub fn note(&self, message: String) {
+        let mut notes = self.notes.borrow_mut();
+        if !notes.contains(&message) {
+            notes.push(message);
+        }
+    }
+
+    /// The kernels (entry points of kind [`EntryKind::Kernel`]).
+    pub fn kernels(&self) -> impl Iterator<Item = &ImageEntry> {
+        self.entries.iter().filter(|e| e.kind == EntryKind::Kernel)
+    }
+
+    /// A property keyed by an entry point, carried from its input's file.
+    pub fn carried_for(&self, entry: &ImageEntry, set: &str, name: &str) -> Option<&Value> {
+        self.carried.get(entry.input, set, name)
+    }
+
+    /// An image-wide property carried from the file of the first input the image comes from.
+    pub fn carried_image_wide(&self, set: &str, name: &str) -> Option<&Value> {
+        self.inputs
+            .iter()
+            .find_map(|&k| self.carried.get(k, set, name))
+    }
+
+    /// Whether any input of the image came with a property file.
+    pub fn has_carried(&self) -> bool {
+        self.inputs.iter().any(|&k| self.carried.has(k))
+    }
+}
+
+/// One source: the set it writes for an image, if any.
+pub type Source = fn(&ImageContext<'_>) -> Option<PropertySet>;
+
+/// The sources in DPC++'s order.
+pub const REGISTRY: &[Source] = &[
+    device_requirements::set,
+    spec_constants::constants,
+    spec_constants::default_values,
+    kernel_param_opt::set,
+    symbols::exported,
+    symbols::kernel_names,
+    symbols::imported,
+    program_metadata::set,
+    misc::early,
+    local_args::implicit_local_arg,
+    local_args::work_group_dynamic_local_mem,
+    device_globals::set,
+    misc::late,
+    virtual_functions::set,
+];
+
+/// The property sets of an image, in DPC++'s order.
+pub fn compute(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
+    let mut out: Vec<PropertySet> = Vec::new();
+    for source in REGISTRY {
+        let Some(set) = source(ctx) else { continue };
+        match out.iter_mut().find(|s| s.name == set.name) {
+            Some(existing) => {
+                for (n, v) in set.properties {
+                    existing.insert(&n, v);
+                }
+            }
+            None => out.push(set),
+        }
+    }
+    out
+}
+
+/// The sets' names in DPC++'s order, for placing a set computed apart ([`with_spec_constants`]);
+/// `MISC_PROPERTIES_LATE` stands for where a misc set first made by the late misc source goes.
+const SET_ORDER: &[&str] = &[
+    DEVICE_REQUIREMENTS,
+    sidecar::SPEC_CONSTANTS,
+    sidecar::SPEC_CONSTANTS_DEFAULT_VALUES,
+    KERNEL_PARAM_OPT,
+    EXPORTED_SYMBOLS,
+    KERNEL_NAMES,
+    IMPORTED_SYMBOLS,
+    PROGRAM_METADATA,
+    MISC_PROPERTIES,
+    IMPLICIT_LOCAL_ARG,
+    WORK_GROUP_DYNAMIC_LOCAL_MEM,
+    DEVICE_GLOBALS,
+    MISC_PROPERTIES_LATE,
+    VIRTUAL_FUNCTIONS,
+];
+const MISC_PROPERTIES_LATE: &str = "(misc properties, late)";
+
+/// Adds the spec-constant sets of `map` to sets [`compute`]d without them (an [`ImageContext`]
+/// whose `spec` was `None`), where [`compute`] with them would have put them: the result is the
+/// same. (The split computes an image's other sets before lowering it, so that the image and its
+/// index are not held while it is lowered.)
+pub fn with_spec_constants(
+    mut sets: Vec<PropertySet>,
+    map: &SpecMap,
+    replaced_with_default: bool,
+) -> Vec<PropertySet> {
+    fn rank(name: &str) -> usize {
+        SET_ORDER
+            .iter()
+            .position(|n| *n == name)
+            .unwrap_or(usize::MAX)
+    }
+    fn place(sets: &mut Vec<PropertySet>, set: PropertySet, at: usize) {
+        let k = sets
+            .iter()
+            .position(|s| rank(&s.name) > at)
+            .unwrap_or(sets.len());
+        sets.insert(k, set);
+    }
+    for set in crate::sidecar::property_sets(map, replaced_with_default) {
+        let set = spec_constants::convert(set);
+        if set.name == MISC_PROPERTIES {
+            continue;
+        }
+        let at = rank(&set.name);
+        place(&mut sets, set, at);
+    }
+    if replaced_with_default && !map.constants.is_empty() {
+        let late = (
+            String::from("specConstsReplacedWithDefault"),
+            Value::Uint32(1),
+        );
+        match sets.iter_mut().find(|s| s.name == MISC_PROPERTIES) {
+            Some(misc) => misc.insert(&late.0, late.1),
+            None => place(
+                &mut sets,
+                PropertySet {
+                    name: MISC_PROPERTIES.into(),
+                    properties: vec![late],
+                },
+                rank(MISC_PROPERTIES_LATE),
+            ),
+        }
+    }
+    sets
+}
+
+/// The set `name` with `properties`, or `None` when there are none.
+pub(crate) fn non_empty(name: &str, properties: Vec<(String, Value)>) -> Option<PropertySet> {
+    (!properties.is_empty()).then(|| PropertySet {
+        name: name.into(),
+        properties,
+    })
+}

@@ -1,0 +1,40 @@
+//! `[SYCL/specialization constants]` and `[SYCL/specialization constants default values]`: the
+//! spec-constant sets of [`crate::sidecar`] (the same bytes the unsplit `.prop` has), for the
+//! spec constants lowering found in the image (numbered from 0 per image).
+
+use super::{ImageContext, PropertySet, Value};
+use crate::sidecar;
+
+fn spec_set(ctx: &ImageContext<'_>, name: &str) -> Option<PropertySet> {
+    let (map, replaced) = ctx.spec?;
+    sidecar::property_sets(map, replaced)
+        .into_iter()
+        .find(|s| s.name == name)
+        .map(convert)
+}
+
+/// A set of [`crate::sidecar`] as a [`PropertySet`] of this module.
+pub fn convert(set: sidecar::PropertySet) -> PropertySet {
+    PropertySet {
+        name: set.name,
+        properties: set
+            .properties
+            .into_iter()
+            .map(|(n, v)| {
+                let v = match v {
+                    sidecar::PropertyValue::Uint32(x) => Value::Uint32(x),
+                    sidecar::PropertyValue::ByteArray(b) => Value::bytes(b),
+                };
+                (String::from_utf8_lossy(&n).into_owned(), v)
+            })
+            .collect(),
+    }
+}
+
+pub fn constants(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+    spec_set(ctx, sidecar::SPEC_CONSTANTS)
+}
+
+pub fn default_values(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+    spec_set(ctx, sidecar::SPEC_CONSTANTS_DEFAULT_VALUES)
+}

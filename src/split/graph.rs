@@ -1,0 +1,186 @@
+//! The module's dependency graph, built once for every image a split extracts.
+//!
+//! Algorithm: one pass over the instructions. Each function gets the list of ids it uses that
+//! are functions or global-section definitions (types, constants, variables) — calls, function
+//! pointers and uses of globals alike, deduplicated. Names and decorations are listed by the id
+//! they name, execution modes by their entry point; the preamble (capabilities, extensions,
+//! imports, memory model, debug strings and sources) is listed whole. Global variables that are
+//! not discardable (an `Export` linkage or a `HostAccessINTEL` decoration: every device global)
+//! are the roots every image starts from.
+//!
+//! Precondition: an indexed module ([`Index`]). Postcondition: every listed instruction index is
+//! `< module.len()`; building costs one visit of each instruction.
+
+use crate::module::idhash::{IdMap, IdSet};
+use crate::module::index::Index;
+use crate::module::{inst, Module};
+
+/// `HostAccessINTEL` (Khronos number and the internal one DPC++ 2026.2 writes).
+pub const HOST_ACCESS: [u32; 2] = [6188, 6147];
+/// `VectorComputeFunctionINTEL`: the decoration of ESIMD functions.
+pub const VECTOR_COMPUTE_FUNCTION: u32 = 5626;
+/// `LinkageAttributes`.
+pub const LINKAGE: u32 = 41;
+
+/// What the extraction of any image looks up.
+pub struct ModuleGraph {
+    /// Per function (as in [`Index::functions`]): the functions and global definitions it uses.
+    pub deps: Vec<Vec<u32>>,
+    /// Names and decorations (`OpName`, `OpDecorate`, …) as `(id they name, instruction)`,
+    /// sorted (see [`ModuleGraph::annotations_of`]).
+    annotations: Vec<(u32, u32)>,
+    /// `OpExecutionMode(Id)` by entry-point function.
+    pub execution_modes: IdMap<u32, Vec<u32>>,
+    /// `OpEntryPoint` instructions by function.
+    pub entry_point_of: IdMap<u32, Vec<u32>>,
+    /// Instructions every image keeps as they are: capabilities, extensions, imports, memory
+    /// model, debug strings and sources, `OpModuleProcessed`, decoration groups.
+    pub always: Vec<u32>,
+    /// `OpGroupDecorate` / `OpGroupMemberDecorate` (kept with the targets an image holds).
+    pub group_decorations: Vec<u32>,
+    /// Global-section instructions without a result of their own that go with the ids they use:
+    /// `OpTypeForwardPointer`, non-semantic `OpExtInst`s.
+    pub global_extras: Vec<u32>,
+    /// Non-discardable global variables (every image keeps them).
+    pub roots: Vec<u32>,
+    /// `OpDecorationGroup` ids (their decorations are kept with them).
+    pub decoration_groups: Vec<u32>,
+    /// Functions decorated `VectorComputeFunctionINTEL` (ESIMD).
+    pub esimd: IdSet<u32>,
+    /// Functions whose address a global constant takes (`OpConstantFunctionPointerINTEL`).
+    pub address_taken: IdSet<u32>,
+    /// Per function: the names and decorations of the ids it defines inside (its parameters,
+    /// values and labels), which go with it.
+    pub local_annotations: Vec<Vec<u32>>,
+}
+
+impl ModuleGraph {
+    /// The names and decorations of `id`, in module order.
+    pub fn annotations_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+        let start = self.annotations.partition_point(|&(t, _)| t < id);
+        self.annotations[start..]
+            .iter()
+            .take_while(move |&&(t, _)| t == id)
+            .map(|&(_, i)| i)
+    }
+
+    pub fn build(module: &Module, index: &Index) -> ModuleGraph {
+        let mut g = ModuleGraph {
+            deps: Vec::with_capacity(index.functions.len()),
+            annotations: Vec::new(),
+            execution_modes: IdMap::default(),
+            entry_point_of: IdMap::default(),
+            always: Vec::new(),
+            group_decorations: Vec::new(),
+            global_extras: Vec::new(),
+            roots: Vec::new(),
+            decoration_groups: Vec::new(),
+            esimd: IdSet::default(),
+            address_taken: IdSet::default(),
+            local_annotations: Vec::with_capacity(index.functions.len()),
+        };
+        let mut nonsemantic_sets: IdSet<u32> = IdSet::default();
+        let globals_start = index.annotation_end;
+        for i in 0..index.globals_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            let op = w[0] & 0xffff;
+            let at = i as u32;
+            match op {
+                // Capability, Extension, MemoryModel, String, SourceExtension, Source,
+                // SourceContinued, ModuleProcessed, DecorationGroup.
+                17 | 10 | 14 | 7 | 4 | 3 | 2 | 330 => g.always.push(at),
+                73 => {
+                    g.always.push(at);
+                    g.decoration_groups.extend(w.get(1));
+                }
+                11 => {
+                    g.always.push(at);
+                    let named = w.get(2..).and_then(inst::read_string);
+                    if named.is_some_and(|(n, _)| n.starts_with(b"NonSemantic.")) {
+                        nonsemantic_sets.insert(w[1]);
+                    }
+                }
+                15 => {
+                    if let Some(&f) = w.get(2) {
+                        g.entry_point_of.entry(f).or_default().push(at);
+                    }
+                }
+                16 | 331 => {
+                    if let Some(&f) = w.get(1) {
+                        g.execution_modes.entry(f).or_default().push(at);
+                    }
+                }
+                74 | 75 => g.group_decorations.push(at),
+                5 | 6 | 71 | 72 | 332 | 5632 | 5633 => {
+                    let Some(&target) = w.get(1) else { continue };
+                    g.annotations.push((target, at));
+                    if op == 71 && w.len() >= 3 {
+                        if HOST_ACCESS.contains(&w[2]) {
+                            g.roots.push(target);
+                        } else if w[2] == VECTOR_COMPUTE_FUNCTION {
+                            g.esimd.insert(target);
+                        }
+                    }
+                }
+                // OpLine / OpNoLine in the global section: not kept (they describe nothing an
+                // image needs).
+                8 | 317 => {}
+                39 => g.global_extras.push(at),
+                // OpConstantFunctionPointerINTEL
+                5600 => {
+                    if let Some(&f) = w.get(3) {
+                        g.address_taken.insert(f);
+                    }
+                }
+                12 if i >= globals_start
+                    && w.get(3).is_some_and(|s| nonsemantic_sets.contains(s)) =>
+                {
+                    g.global_extras.push(at)
+                }
+                _ => {}
+            }
+        }
+        g.annotations.sort_unstable();
+        // Exported global variables are not discardable either.
+        for (&id, l) in &index.linkage {
+            let is_variable = index
+                .defs
+                .get(&id)
+                .and_then(|d| module.inst(d))
+                .is_some_and(|w| w[0] & 0xffff == spirv::Op::Variable as u32);
+            if l.kind == 0 && is_variable {
+                g.roots.push(id);
+            }
+        }
+        g.roots.sort_unstable();
+        g.roots.dedup();
+        let is_global = |id: u32| {
+            index.function_by_id.contains_key(&id)
+                || index
+                    .defs
+                    .get(&id)
+                    .is_some_and(|d| d >= globals_start && d < index.globals_end)
+        };
+        for f in &index.functions {
+            let mut seen: IdSet<u32> = IdSet::default();
+            let mut deps = Vec::new();
+            let mut local = Vec::new();
+            for i in f.start..=f.end.min(module.len().saturating_sub(1)) {
+                let Some(w) = module.inst(i) else { continue };
+                if i > f.start {
+                    if let Some(r) = inst::result_id(w) {
+                        local.extend(g.annotations_of(r));
+                    }
+                }
+                index.visit_use_ids(module, w, |id| {
+                    if id != f.id && is_global(id) && seen.insert(id) {
+                        deps.push(id);
+                    }
+                });
+            }
+            g.deps.push(deps);
+            g.local_annotations.push(local);
+        }
+        g
+    }
+}

@@ -1,0 +1,278 @@
+//! Entry points and their grouping into images, as DPC++'s `ModuleSplitter` does.
+//!
+//! Entry points: the kernels (`OpEntryPoint`); with device-image dependencies allowed, the
+//! SYCL_EXTERNAL functions (`Export` definitions that are not builtins, nor named as a kernel);
+//! always the virtual functions (`Export` definitions whose address a global constant takes).
+//! Module order.
+//!
+//! Grouping: `off` one group; `per-kernel` one group per entry point, keyed by its name;
+//! `per-source` (= `auto`) keyed by DPC++'s category string, `<input>-<virtual set>-<register
+//! alloc mode>-<grf size>-<aspects>-<reqd work-group size>-<work-group dims>-<reqd sub-group
+//! size>-<opt level>-<joint matrix>-<joint matrix mad>-`, where the module id DPC++ puts first is
+//! replaced by the input's position (so that the first input's images come first). Groups come
+//! out in descending key order (DPC++ pops the back of a `std::map`), each then split into its
+//! ESIMD entry points (first) and the others.
+
+use super::graph::ModuleGraph;
+use crate::module::idhash::{IdMap, IdSet};
+use crate::module::index::Index;
+use crate::module::Module;
+use crate::properties::device_requirements::{
+    bits_to_aspects, function_aspects, TypeAspects, ESIMD,
+};
+use crate::properties::{Carried, EntryKind, MISC_PROPERTIES, PROGRAM_METADATA};
+use std::collections::BTreeMap;
+
+/// How kernels are grouped into images.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum SplitMode {
+    Off,
+    PerKernel,
+    PerSource,
+}
+
+/// An entry point of the split module.
+#[derive(Clone, Debug)]
+pub struct Entry {
+    pub id: u32,
+    /// Index in [`Index::functions`].
+    pub function: usize,
+    pub name: String,
+    pub kind: EntryKind,
+    pub esimd: bool,
+    /// The input it came from.
+    pub input: usize,
+}
+
+/// One group's half: the entry points of one image.
+#[derive(Clone, Debug)]
+pub struct Planned {
+    /// Indices into the entry list.
+    pub entries: Vec<usize>,
+    pub esimd: bool,
+    /// `N` of the image's files (the ESIMD and SYCL halves of one group share it).
+    pub number: usize,
+}
+
+/// Finds the entry points. `input_of` names the input each kernel or export came from.
+pub fn entries(
+    module: &Module,
+    index: &Index,
+    graph: &ModuleGraph,
+    allow_dependencies: bool,
+    input_of: &dyn Fn(&str) -> usize,
+) -> Vec<Entry> {
+    let mut kernel_names: IdMap<u32, String> = IdMap::default();
+    for &e in &index.entry_points {
+        let Some(w) = module.inst(e) else { continue };
+        if let Some((name, _)) = w.get(3..).and_then(crate::module::inst::read_string) {
+            kernel_names
+                .entry(w[2])
+                .or_insert_with(|| String::from_utf8_lossy(&name).into_owned());
+        }
+    }
+    let kernel_name_set: std::collections::HashSet<&str> =
+        kernel_names.values().map(String::as_str).collect();
+    let mut out = Vec::new();
+    for (k, f) in index.functions.iter().enumerate() {
+        if f.is_declaration {
+            continue;
+        }
+        let (name, kind) = if let Some(n) = kernel_names.get(&f.id) {
+            (n.clone(), EntryKind::Kernel)
+        } else {
+            let Some(l) = index.linkage.get(&f.id).filter(|l| l.kind == 0) else {
+                continue;
+            };
+            let name = String::from_utf8_lossy(&l.name).into_owned();
+            if graph.address_taken.contains(&f.id) {
+                (name, EntryKind::Virtual)
+            } else if allow_dependencies
+                && !crate::properties::symbols::is_builtin(&name)
+                && !kernel_name_set.contains(name.as_str())
+            {
+                // (A function exported under a kernel's name is that kernel's body, as the
+                // SPIR-V/LLVM translator wraps kernels: not a symbol of its own.)
+                (name, EntryKind::Exported)
+            } else {
+                continue;
+            }
+        };
+        out.push(Entry {
+            id: f.id,
+            function: k,
+            input: input_of(&name),
+            esimd: graph.esimd.contains(&f.id),
+            name,
+            kind,
+        });
+    }
+    out
+}
+
+/// The functions `start` reaches through calls and function pointers (itself included).
+pub fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize) -> Vec<usize> {
+    let mut seen: IdSet<usize> = IdSet::default();
+    let mut stack = vec![start];
+    let mut out = Vec::new();
+    while let Some(k) = stack.pop() {
+        if !seen.insert(k) {
+            continue;
+        }
+        out.push(k);
+        for d in &graph.deps[k] {
+            if let Some(&j) = index.function_by_id.get(d) {
+                if !index.functions[j].is_declaration {
+                    stack.push(j);
+                }
+            }
+        }
+    }
+    out
+}
+
+/// The literal operands of `OpExecutionMode %id mode …` (looked up in the graph).
+fn mode_of(
+    module: &Module,
+    graph: &ModuleGraph,
+    id: u32,
+    mode: spirv::ExecutionMode,
+) -> Option<Vec<u32>> {
+    graph
+        .execution_modes
+        .get(&id)?
+        .iter()
+        .filter_map(|&m| module.inst(m as usize))
+        .find(|w| {
+            w[0] & 0xffff == spirv::Op::ExecutionMode as u32 && w.get(2) == Some(&(mode as u32))
+        })
+        .map(|w| w[3..].to_vec())
+}
+
+/// DPC++'s per-source category of an entry point.
+fn category(
+    module: &Module,
+    index: &Index,
+    graph: &ModuleGraph,
+    carried: &Carried,
+    entry: &Entry,
+    aspects_memo: &mut (TypeAspects, IdMap<usize, u8>),
+) -> String {
+    use std::fmt::Write;
+    let mut key = format!("{:08x}-", u32::MAX - entry.input as u32);
+    if entry.kind == EntryKind::Virtual {
+        // The set name is not in SPIR-V: the carried one for the function it belongs to, else
+        // the function's own name (a set of its own).
+        let first = carried.first_virtual.get(entry.input).cloned().flatten();
+        let set = carried
+            .get(
+                entry.input,
+                crate::properties::VIRTUAL_FUNCTIONS,
+                "virtual-functions-set",
+            )
+            .filter(|_| first.as_deref() == Some(entry.name.as_str()));
+        match set {
+            Some(crate::properties::Value::Bytes { data, .. }) => {
+                key.push_str(&String::from_utf8_lossy(data))
+            }
+            _ => key.push_str(&entry.name),
+        }
+    }
+    key.push_str("--");
+    let grf = graph
+        .annotations_of(entry.id)
+        .filter_map(|a| module.inst(a as usize))
+        .find_map(crate::properties::misc::grf_size_of);
+    if let Some(grf) = grf {
+        let _ = write!(key, "{grf}");
+    }
+    key.push('-');
+    let mut bits = 0u8;
+    for f in reached_functions(index, graph, entry.function) {
+        bits |= *aspects_memo.1.entry(f).or_insert_with(|| {
+            function_aspects(module, index, &index.functions[f], &mut aspects_memo.0)
+        });
+    }
+    let mut aspects = bits_to_aspects(bits);
+    if entry.esimd {
+        aspects.push(ESIMD);
+    }
+    aspects.sort_unstable();
+    for a in aspects {
+        let _ = write!(key, "-{a}");
+    }
+    key.push('-');
+    for v in mode_of(module, graph, entry.id, spirv::ExecutionMode::LocalSize).unwrap_or_default() {
+        let _ = write!(key, "-{v}");
+    }
+    key.push('-');
+    let dims = format!("{}@work_group_num_dim", entry.name);
+    if let Some(crate::properties::Value::Uint32(d)) =
+        carried.get(entry.input, PROGRAM_METADATA, &dims)
+    {
+        let _ = write!(key, "-{d}");
+    }
+    key.push('-');
+    for v in
+        mode_of(module, graph, entry.id, spirv::ExecutionMode::SubgroupSize).unwrap_or_default()
+    {
+        let _ = write!(key, "-{v}");
+    }
+    key.push('-');
+    if let Some(crate::properties::Value::Uint32(o)) =
+        carried.get(entry.input, MISC_PROPERTIES, "optLevel")
+    {
+        let _ = write!(key, "{o}");
+    }
+    key.push_str("---");
+    key
+}
+
+/// Groups the entry points into images, in DPC++'s order.
+pub fn plan(
+    module: &Module,
+    index: &Index,
+    graph: &ModuleGraph,
+    carried: &Carried,
+    entries: &[Entry],
+    mode: SplitMode,
+) -> (Vec<Vec<usize>>, Vec<Planned>) {
+    let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut memo = (TypeAspects::default(), IdMap::default());
+    for (k, e) in entries.iter().enumerate() {
+        let key = match mode {
+            SplitMode::Off => String::new(),
+            SplitMode::PerKernel => e.name.clone(),
+            SplitMode::PerSource => category(module, index, graph, carried, e, &mut memo),
+        };
+        groups.entry(key).or_default().push(k);
+    }
+    let groups: Vec<Vec<usize>> = groups.into_values().rev().collect();
+    let mut images = Vec::new();
+    for (number, group) in groups.iter().enumerate() {
+        let (esimd, sycl): (Vec<usize>, Vec<usize>) =
+            group.iter().partition(|&&k| entries[k].esimd);
+        if !esimd.is_empty() {
+            images.push(Planned {
+                entries: esimd,
+                esimd: true,
+                number,
+            });
+        }
+        if !sycl.is_empty() || group.is_empty() {
+            images.push(Planned {
+                entries: sycl,
+                esimd: false,
+                number,
+            });
+        }
+    }
+    if images.is_empty() {
+        images.push(Planned {
+            entries: Vec::new(),
+            esimd: false,
+            number: 0,
+        });
+    }
+    (groups, images)
+}

@@ -1,0 +1,550 @@
+//! Device-code split: one module in, several device images out, as DPC++'s post-link step makes
+//! them (docs/split.md).
+//!
+//! [`split`] runs, in order: load (and link several inputs, keeping their exports), index,
+//! [`graph::ModuleGraph`] (once), entry points and groups ([`group`]), the check that no
+//! `device_image_scope` device global is reached from two groups, then per image: extract
+//! ([`extract`]), lower its spec constants and validate it with the library pipeline
+//! ([`crate::process_owned`], numbering from 0 per image), and compute its property sets
+//! ([`crate::properties`]).
+
+pub mod extract;
+pub mod graph;
+pub mod group;
+
+pub use group::SplitMode;
+
+use crate::error::{Error, Result};
+use crate::module::idhash::{IdMap, IdSet};
+use crate::module::index::Index;
+use crate::module::Module;
+use crate::properties::{self, Carried, Emit, EntryKind, ImageEntry, PropertySet};
+use crate::{Input, ModuleOutput, Options};
+use std::cell::RefCell;
+
+/// Options of a split.
+#[derive(Clone, Debug)]
+pub struct SplitOptions {
+    pub mode: SplitMode,
+    /// Write `[SYCL/kernel names]`.
+    pub emit_kernel_names: bool,
+    /// Write `[SYCL/program metadata]`.
+    pub emit_program_metadata: bool,
+    /// SYCL_EXTERNAL functions are entry points, imports and exports are listed.
+    pub allow_dependencies: bool,
+    /// The inputs' property sets (`--input-prop`), in input order (may be shorter).
+    pub input_props: Vec<Vec<PropertySet>>,
+}
+
+/// One device image.
+#[derive(Debug)]
+pub struct Image {
+    /// `N` of its files (`OUT_N.spv`, `OUT_N.esimd.spv`).
+    pub number: usize,
+    pub esimd: bool,
+    pub module: ModuleOutput,
+    pub entries: Vec<ImageEntry>,
+    pub property_sets: Vec<PropertySet>,
+    pub spec_map: crate::specmap::SpecMap,
+    /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
+    pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
+    pub validated_with: Option<String>,
+}
+
+impl Image {
+    /// The symbol table (`.sym`): entry-point names, one per line.
+    pub fn symbols(&self) -> String {
+        self.entries
+            .iter()
+            .map(|e| format!("{}\n", e.name))
+            .collect()
+    }
+
+    /// The `.prop` text.
+    pub fn prop(&self) -> Vec<u8> {
+        properties::text::write(&self.property_sets)
+    }
+}
+
+/// What a split produces.
+#[derive(Debug)]
+pub struct SplitOutput {
+    pub images: Vec<Image>,
+    pub notes: Vec<String>,
+    pub warnings: Vec<String>,
+}
+
+/// What [`load`] gives: the module, a name for messages, the input each kernel or exported
+/// function name came from (by [`name_key`]), and the linker's notes.
+type Loaded = (Module, String, IdMap<u64, usize>, Vec<String>);
+
+/// Loads the inputs and links several (exports kept).
+fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
+    let mut origin: IdMap<u64, usize> = IdMap::default();
+    if inputs.len() == 1 {
+        let module = inputs[0].take_module()?;
+        return Ok((module, inputs[0].name.clone(), origin, Vec::new()));
+    }
+    let mut linker = crate::link::Linker::default();
+    let mut big_endian = None;
+    for (k, input) in inputs.iter_mut().enumerate() {
+        let module = input.take_module()?;
+        let in_file = |e: Error| Error::InFile {
+            file: input.name.clone(),
+            source: Box::new(e),
+        };
+        let index = Index::build(&module).map_err(in_file)?;
+        for name in index.entry_names.values() {
+            origin.entry(name_key(name)).or_insert(k);
+        }
+        for l in index.linkage.values().filter(|l| l.kind == 0) {
+            origin.entry(name_key(&l.name)).or_insert(k);
+        }
+        linker.add(&crate::link::LinkInput {
+            name: &input.name,
+            module: &module,
+            index: &index,
+        })?;
+        big_endian.get_or_insert(module.big_endian);
+    }
+    let link_options = crate::link::LinkOptions {
+        create_library: true,
+        ..options.link
+    };
+    let (words, report) = linker.finish(&link_options)?;
+    let name = format!("the module linked from {} inputs", inputs.len());
+    let module =
+        Module::from_words(words, big_endian.unwrap_or(false)).map_err(|e| Error::InFile {
+            file: name.clone(),
+            source: Box::new(e),
+        })?;
+    Ok((module, name, origin, report.notes))
+}
+
+/// A hash of a symbol name (for the name → input map).
+fn name_key(name: &[u8]) -> u64 {
+    use std::hash::{Hash, Hasher};
+    let mut h = std::collections::hash_map::DefaultHasher::new();
+    name.hash(&mut h);
+    h.finish()
+}
+
+/// Splits the inputs into device images (see the module docs), all held in the output.
+pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Result<SplitOutput> {
+    let mut images = Vec::new();
+    let (notes, warnings) = split_each(inputs, options, split, &mut |image| {
+        images.push(image);
+        Ok(())
+    })?;
+    Ok(SplitOutput {
+        images,
+        notes,
+        warnings,
+    })
+}
+
+/// [`split`] handing each image to `each` as soon as it is made (in image order), so that
+/// images need not all be in memory at once; returns the notes and warnings. An error from
+/// `each` ends the split with that error.
+pub fn split_each(
+    inputs: Vec<Input>,
+    options: &Options,
+    split: &SplitOptions,
+    each: &mut dyn FnMut(Image) -> Result<()>,
+) -> Result<(Vec<String>, Vec<String>)> {
+    if inputs.is_empty() {
+        return Err(Error::Unsupported("no input module".into()));
+    }
+    let input_count = inputs.len();
+    let (mut module, name, origin, mut notes) = load(inputs, options)?;
+    // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
+    module.set_releasing(true);
+    let wrap = |e: Error| Error::InFile {
+        file: name.clone(),
+        source: Box::new(e),
+    };
+    let index = Index::build(&module).map_err(wrap)?;
+    let graph = graph::ModuleGraph::build(&module, &index);
+    let input_of = |n: &str| origin.get(&name_key(n.as_bytes())).copied().unwrap_or(0);
+    let entries = group::entries(&module, &index, &graph, split.allow_dependencies, &input_of);
+    let mut carried = Carried {
+        inputs: split.input_props.clone(),
+        first_virtual: vec![None; input_count],
+    };
+    for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
+        if let Some(slot) = carried.first_virtual.get_mut(e.input) {
+            slot.get_or_insert_with(|| e.name.clone());
+        }
+    }
+    let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
+    if split.mode != SplitMode::Off {
+        check_device_image_scope(&module, &index, &graph, &entries, &groups)?;
+    }
+    let virtual_ids: IdSet<u32> = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Virtual)
+        .map(|e| e.id)
+        .collect();
+    let exported_ids: IdSet<u32> = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Exported)
+        .map(|e| e.id)
+        .collect();
+    let image_options = Options {
+        sidecars: false,
+        validation: crate::Validation::Never,
+        ..options.clone()
+    };
+    let validator = Validator::new(options, &module, &index)?;
+    let emit = Emit {
+        kernel_names: split.emit_kernel_names,
+        program_metadata: split.emit_program_metadata,
+        allow_dependencies: split.allow_dependencies,
+        split_off: split.mode == SplitMode::Off,
+    };
+    let mut finisher = Finisher {
+        name: &name,
+        big_endian: module.big_endian,
+        input_count,
+        image_options,
+        carried: &carried,
+        emit,
+        validator,
+        notes: RefCell::new(Vec::new()),
+        warnings: Vec::new(),
+        lowering_notes: Vec::new(),
+    };
+    let mut extractor = extract::Extractor::new(&module, &index, &graph);
+    let mut last = None;
+    for (k, plan) in planned.iter().enumerate() {
+        let ids: Vec<u32> = plan.entries.iter().map(|&k| entries[k].id).collect();
+        let own: IdSet<u32> = ids.iter().copied().collect();
+        let defines_virtual = plan
+            .entries
+            .iter()
+            .any(|&k| entries[k].kind == EntryKind::Virtual);
+        // Written as declarations: ESIMD functions in a SYCL image, virtual functions in an
+        // image that defines none, and SYCL_EXTERNAL functions of other images (imported).
+        let declared = |f: u32| {
+            !own.contains(&f)
+                && ((!plan.esimd && graph.esimd.contains(&f))
+                    || (!defines_virtual && virtual_ids.contains(&f))
+                    || exported_ids.contains(&f))
+        };
+        let extracted = extractor.extract(&extract::ImagePlan {
+            entries: &ids,
+            extra: &[],
+            declared: &declared,
+            last: k + 1 == planned.len(),
+        });
+        if k + 1 == planned.len() {
+            last = Some((plan, extracted));
+            break;
+        }
+        finisher.finish(plan, &entries, extracted, each)?;
+    }
+    // The last image (the only one with `off`) is lowered without the module it came from in
+    // memory.
+    drop(extractor);
+    drop((graph, index, module));
+    if let Some((plan, extracted)) = last {
+        finisher.finish(plan, &entries, extracted, each)?;
+    }
+    let Finisher {
+        validator,
+        notes: notes_cell,
+        warnings,
+        lowering_notes,
+        ..
+    } = finisher;
+    for n in lowering_notes {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    notes.extend(validator.note);
+    let mut unique = Vec::new();
+    for w in warnings {
+        if !unique.contains(&w) {
+            unique.push(w);
+        }
+    }
+    let warnings = unique;
+    for n in notes_cell.into_inner() {
+        if !notes.contains(&n) {
+            notes.push(n);
+        }
+    }
+    Ok((notes, warnings))
+}
+
+/// What turns an extracted image into an [`Image`]: lowering, validation, property sets.
+struct Finisher<'a> {
+    name: &'a str,
+    big_endian: bool,
+    input_count: usize,
+    image_options: Options,
+    carried: &'a Carried,
+    emit: Emit,
+    validator: Validator,
+    notes: RefCell<Vec<String>>,
+    warnings: Vec<String>,
+    lowering_notes: Vec<String>,
+}
+
+impl Finisher<'_> {
+    /// Computes the image's property sets, lowers its spec constants, validates it and hands it
+    /// to `each`.
+    fn finish(
+        &mut self,
+        plan: &group::Planned,
+        entries: &[group::Entry],
+        extracted: extract::Extracted,
+        each: &mut dyn FnMut(Image) -> Result<()>,
+    ) -> Result<()> {
+        let image_name = format!(
+            "image {}{} of {}",
+            plan.number,
+            if plan.esimd { " (ESIMD)" } else { "" },
+            self.name
+        );
+        let in_image = |e: Error| Error::InFile {
+            file: image_name.clone(),
+            source: Box::new(e),
+        };
+        let image_module =
+            Module::from_words(extracted.words, self.big_endian).map_err(in_image)?;
+        let image_entries: Vec<ImageEntry> = plan
+            .entries
+            .iter()
+            .map(|&k| ImageEntry {
+                id: entries[k].id,
+                name: entries[k].name.clone(),
+                kind: entries[k].kind,
+                input: entries[k].input,
+            })
+            .collect();
+        let mut inputs_of_image: Vec<usize> = image_entries.iter().map(|e| e.input).collect();
+        inputs_of_image.sort_unstable();
+        inputs_of_image.dedup();
+        if inputs_of_image.is_empty() {
+            inputs_of_image = (0..self.input_count).collect();
+        }
+        // The property sets but the spec constants' first: the image's index is not needed
+        // any more while it is lowered.
+        let base_sets = {
+            let image_index = Index::build(&image_module).map_err(in_image)?;
+            let facts = properties::ImageFacts::build(&image_module, &image_index);
+            properties::compute(&properties::ImageContext {
+                module: &image_module,
+                index: &image_index,
+                facts: &facts,
+                entries: &image_entries,
+                esimd: plan.esimd,
+                spec: None,
+                carried: self.carried,
+                emit: self.emit,
+                inputs: &inputs_of_image,
+                notes: &self.notes,
+            })
+        };
+        let lowered = crate::process_owned(
+            vec![Input::from_module(image_name.clone(), image_module)],
+            &self.image_options,
+        )?;
+        let validated_with =
+            self.validator
+                .check(&lowered.module, &extracted.origin, &mut self.warnings)?;
+        let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
+        let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
+        self.lowering_notes.extend(lowered.notes);
+        self.warnings.extend(lowered.warnings);
+        each(Image {
+            number: plan.number,
+            esimd: plan.esimd,
+            module: lowered.module,
+            entries: image_entries,
+            property_sets,
+            spec_map: lowered.spec_map,
+            kernels: lowered.kernels,
+            validated_with,
+        })
+    }
+}
+
+/// DPC++'s `verifyNoCrossModuleDeviceGlobalUsage`: a `device_image_scope` device global used by
+/// functions reached from the entry points of two groups is an error.
+fn check_device_image_scope(
+    module: &Module,
+    index: &Index,
+    graph: &graph::ModuleGraph,
+    entries: &[group::Entry],
+    groups: &[Vec<usize>],
+) -> Result<()> {
+    if groups.len() < 2 {
+        return Ok(());
+    }
+    let scoped: Vec<properties::device_globals::DeviceGlobal> =
+        properties::device_globals::device_globals(module, index)
+            .into_iter()
+            .filter(|g| g.image_scope)
+            .collect();
+    if scoped.is_empty() {
+        return Ok(());
+    }
+    let scoped_ids: IdSet<u32> = scoped.iter().map(|g| g.id).collect();
+    let mut used_by: IdMap<u32, usize> = IdMap::default();
+    let mut errors = Vec::new();
+    for (g, group) in groups.iter().enumerate() {
+        let mut seen_functions: IdSet<usize> = IdSet::default();
+        let mut seen_globals: IdSet<u32> = IdSet::default();
+        let mut vars: IdSet<u32> = IdSet::default();
+        for &k in group {
+            for f in group::reached_functions(index, graph, entries[k].function) {
+                if !seen_functions.insert(f) {
+                    continue;
+                }
+                // The function's uses, through constants that refer to variables too.
+                let mut stack: Vec<u32> = graph.deps[f].clone();
+                while let Some(id) = stack.pop() {
+                    if index.function_by_id.contains_key(&id) || !seen_globals.insert(id) {
+                        continue;
+                    }
+                    if scoped_ids.contains(&id) {
+                        vars.insert(id);
+                        continue;
+                    }
+                    if let Some(w) = index.defs.get(&id).and_then(|d| module.inst(d)) {
+                        if w[0] & 0xffff != spirv::Op::Variable as u32 {
+                            index.visit_use_ids(module, w, |u| stack.push(u));
+                        }
+                    }
+                }
+            }
+        }
+        for v in vars {
+            match used_by.get(&v) {
+                Some(&other) if other != g => {
+                    if let Some(dg) = scoped.iter().find(|d| d.id == v) {
+                        let message = format!(
+                            "device_global variable '{}' with property \"device_image_scope\" is used in more than one device image.",
+                            dg.name
+                        );
+                        if !errors.contains(&message) {
+                            errors.push(message);
+                        }
+                    }
+                }
+                Some(_) => {}
+                None => {
+                    used_by.insert(v, g);
+                }
+            }
+        }
+    }
+    if errors.is_empty() {
+        Ok(())
+    } else {
+        Err(Error::Split(errors.join("\n")))
+    }
+}
+
+/// Validation of the images against the module they were split from, with the library's policy
+/// ([`crate::validate`]): an image may fail spirv-val only as the module does, also once the
+/// instructions the image does not hold as they were (not extracted, or rewritten by lowering)
+/// are set aside.
+struct Validator {
+    /// The target environment, when spirv-val runs.
+    env: Option<String>,
+    /// The module's bytes (the policy's input), made once.
+    original: Vec<u8>,
+    /// The module's number of instructions.
+    len: usize,
+    /// Why it does not run (said once).
+    note: Option<String>,
+}
+
+impl Validator {
+    fn new(options: &Options, module: &Module, index: &Index) -> Result<Validator> {
+        use crate::validate;
+        let off = Validator {
+            env: None,
+            original: Vec::new(),
+            len: module.len(),
+            note: None,
+        };
+        if options.validation == crate::Validation::Never {
+            return Ok(off);
+        }
+        if let Some(why) = validate::unavailable() {
+            if options.validation == crate::Validation::Always || validate::validator_named() {
+                return Err(Error::Validation(format!(
+                    "--validate was given but {why} (install SPIRV-Tools)"
+                )));
+            }
+            return Ok(Validator {
+                note: Some(format!("{why}: the images were not validated")),
+                ..off
+            });
+        }
+        let kernel = index
+            .capabilities
+            .iter()
+            .any(|&(c, _)| c == spirv::Capability::Kernel as u32);
+        let env = options
+            .target_env
+            .clone()
+            .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
+        Ok(Validator {
+            env: Some(env),
+            original: module.original_bytes(),
+            len: module.len(),
+            note: None,
+        })
+    }
+
+    /// Validates one image; returns the environment used, if it ran.
+    fn check(
+        &self,
+        image: &ModuleOutput,
+        origin: &[u32],
+        warnings: &mut Vec<String>,
+    ) -> Result<Option<String>> {
+        use crate::validate;
+        let Some(env) = &self.env else {
+            return Ok(None);
+        };
+        let bytes = image.to_bytes()?;
+        let edited = match &image.0 {
+            crate::OutputRepr::Edited(m, _) => Some(m),
+            _ => None,
+        };
+        let mut lowered = |_k: usize| {
+            let mut gone = vec![true; self.len];
+            for (j, &i) in origin.iter().enumerate() {
+                let survives = edited.is_none_or(|m| m.survives(j));
+                if i & extract::CHANGED == 0 && survives {
+                    if let Some(g) = gone.get_mut(i as usize) {
+                        *g = false;
+                    }
+                }
+            }
+            Some(validate::Lowered {
+                gone,
+                same_ids: true,
+            })
+        };
+        match validate::check(&bytes, &[&self.original], env, &mut lowered)? {
+            validate::Verdict::Valid => {}
+            validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
+                "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
+            )),
+            validate::Verdict::HiddenInInput { output, input } => warnings.push(format!(
+                "an image fails spirv-val --target-env {env} ({output}), and so does the input once \
+                 the instructions the image does not hold are set aside (not an error spec-link \
+                 introduced; spirv-val stops earlier in the input itself: {input})"
+            )),
+        }
+        Ok(Some(env.clone()))
+    }
+}

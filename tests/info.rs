@@ -1,0 +1,305 @@
+//! `spec-link info`: it describes every module of the test data; on real DPC++ images its
+//! names, SpecIds, sizes and defaults are what DPC++'s `.prop` says (decoded here, independently),
+//! and for modules with marker calls its preview is what lowering writes.
+
+mod common;
+
+use serde_json::Value as Json;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn bin() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_spec-link"))
+}
+
+/// `spec-link info --json ARGS…`, which must succeed: its JSON.
+fn info_json(args: &[&Path]) -> Json {
+    let o = bin().arg("info").arg("--json").args(args).output().unwrap();
+    assert!(
+        o.status.success(),
+        "info {args:?}: {}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    serde_json::from_slice(&o.stdout).unwrap()
+}
+
+fn all_modules() -> Vec<PathBuf> {
+    let pattern = common::repo().join("testdata/**/*.spv");
+    let v: Vec<PathBuf> = glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert!(
+        v.len() > 200,
+        "found only {} modules under testdata",
+        v.len()
+    );
+    v
+}
+
+/// Every module of the test data is described (exit 0, format spec-link-info/1); one that info
+/// could not index is one that lowering refuses as well when it indexes it.
+#[test]
+fn info_describes_every_test_module() {
+    let modules = all_modules();
+    let mut not_indexed = 0;
+    for chunk in modules.chunks(40) {
+        let refs: Vec<&Path> = chunk.iter().map(PathBuf::as_path).collect();
+        let doc = info_json(&refs);
+        let infos = doc.as_array().expect("an array for several inputs");
+        assert_eq!(infos.len(), chunk.len());
+        for (info, path) in infos.iter().zip(chunk) {
+            assert_eq!(info["format"], "spec-link-info/1", "{}", path.display());
+            assert_eq!(info["file"], path.to_str().unwrap());
+            assert!(info["module"]["instruction_count"].as_u64().unwrap() > 0);
+            if info.get("error").is_some() {
+                not_indexed += 1;
+                let o = bin()
+                    .arg(path)
+                    .args(["-o", "/dev/null", "--no-validate", "--no-pass-through"])
+                    .output()
+                    .unwrap();
+                assert_eq!(
+                    o.status.code(),
+                    Some(1),
+                    "{}: info could not index it ({}), lowering did",
+                    path.display(),
+                    info["error"]
+                );
+            }
+        }
+    }
+    // (DPC++'s bitfields and oddtypes2 images define an id twice.)
+    assert!(not_indexed <= 4, "{not_indexed} modules not indexed");
+}
+
+/// A descriptor list of the JSON as `(spec_id, offset, size)`.
+fn triples(v: &Json) -> Vec<(u64, u64, u64)> {
+    v.as_array()
+        .unwrap()
+        .iter()
+        .map(|d| {
+            (
+                d["spec_id"].as_u64().unwrap(),
+                d["offset"].as_u64().unwrap(),
+                d["size"].as_u64().unwrap(),
+            )
+        })
+        .collect()
+}
+
+/// Runs lowering on `input` with `order` and returns its JSON sidecar.
+fn lowering_sidecar(input: &Path, order: &str, dir: &Path) -> Json {
+    let json = dir.join(format!("{order}.json"));
+    let o = bin()
+        .arg(input)
+        .args([
+            "-o",
+            "/dev/null",
+            "--no-validate",
+            "--spec-id-order",
+            order,
+            "--json",
+        ])
+        .arg(&json)
+        .output()
+        .unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    serde_json::from_slice(&std::fs::read(json).unwrap()).unwrap()
+}
+
+/// For each DPC++ input module (marker calls), info's preview equals what lowering writes in
+/// both SpecId orders, and means what DPC++'s own `.prop` means.
+#[test]
+fn info_previews_what_lowering_writes() {
+    let dir = common::Scratch::new(&format!("spec-link-info-preview-{}", std::process::id()));
+    let mut compared = 0;
+    for input in common::dpcpp_images() {
+        let info = info_json(&[&input]);
+        let lowering = &info["lowering"];
+        assert!(
+            lowering.get("error").is_none(),
+            "{}: {}",
+            input.display(),
+            lowering["error"]
+        );
+        let first = lowering_sidecar(&input, "first-use", &dir);
+        let dpcpp = lowering_sidecar(&input, "dpcpp", &dir);
+        let constants = lowering["constants"].as_array().unwrap();
+        let written = first["spec_constants"].as_array().unwrap();
+        assert_eq!(constants.len(), written.len(), "{}", input.display());
+        for (c, w) in constants.iter().zip(written) {
+            let what = format!("{}: {}", input.display(), w["symbolic_id"]);
+            assert_eq!(c["symbolic_id"], w["symbolic_id"], "{what}");
+            assert_eq!(c["type"], w["type"], "{what}");
+            assert_eq!(c["size"], w["size"], "{what}");
+            assert_eq!(c["default_hex"], w["default"], "{what}");
+            assert_eq!(c["spec_ids_first_use"], w["spec_ids"], "{what}");
+            assert_eq!(
+                triples(&c["descriptors_first_use"]),
+                triples(&w["descriptors"]),
+                "{what}"
+            );
+            let d = dpcpp["spec_constants"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .find(|d| d["symbolic_id"] == w["symbolic_id"])
+                .unwrap();
+            assert_eq!(c["spec_ids_dpcpp"], d["spec_ids"], "{what}");
+            assert_eq!(
+                triples(&c["descriptors_dpcpp"]),
+                triples(&d["descriptors"]),
+                "{what}"
+            );
+            compared += 1;
+        }
+        let order: Vec<&Json> = dpcpp["spec_constants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| &d["symbolic_id"])
+            .collect();
+        let preview_order: Vec<&Json> =
+            lowering["order_dpcpp"].as_array().unwrap().iter().collect();
+        assert_eq!(preview_order, order, "{}", input.display());
+        assert_eq!(lowering["default_blob_first_use"], first["default_values"]);
+        assert_eq!(lowering["default_blob_dpcpp"], dpcpp["default_values"]);
+
+        // What DPC++'s .prop means: each constant's data descriptors (offset, size) and the
+        // default bytes they cover.
+        let prop = std::fs::read_to_string(common::beside(&input, ".dpcpp-native.prop")).unwrap();
+        let meaning = common::spec_constant_meaning(&prop);
+        assert_eq!(meaning.len(), constants.len(), "{}", input.display());
+        for c in constants {
+            let name = c["symbolic_id"].as_str().unwrap();
+            let m = &meaning[name];
+            let data: Vec<(u32, u32)> = triples(&c["descriptors_dpcpp"])
+                .into_iter()
+                .filter(|t| t.0 != u32::MAX as u64)
+                .map(|t| (t.1 as u32, t.2 as u32))
+                .collect();
+            assert_eq!(data, m.descriptors, "{}: {name}", input.display());
+            let default = common_hex(c["default_hex"].as_str().unwrap());
+            let covered: Vec<u8> = data
+                .iter()
+                .flat_map(|&(o, s)| default[o as usize..(o + s) as usize].to_vec())
+                .collect();
+            assert_eq!(covered, m.default, "{}: {name} default", input.display());
+        }
+    }
+    assert!(compared >= 100, "only {compared} constants compared");
+}
+
+fn common_hex(s: &str) -> Vec<u8> {
+    (0..s.len())
+        .step_by(2)
+        .map(|k| u8::from_str_radix(&s[k..k + 2], 16).unwrap())
+        .collect()
+}
+
+/// The leaves of a constant's tree that carry SpecIds, depth first: `(offset, size, default)`.
+fn leaves(node: &Json, out: &mut Vec<(u64, u64, Vec<u8>)>) {
+    match node.get("members").and_then(Json::as_array) {
+        Some(members) => members.iter().for_each(|m| leaves(m, out)),
+        None if node.get("spec_id").is_some() => out.push((
+            node["offset"].as_u64().unwrap(),
+            node["size"].as_u64().unwrap(),
+            common_hex(node["default_hex"].as_str().unwrap()),
+        )),
+        None => {}
+    }
+}
+
+/// On every DPC++ native image, with DPC++'s `.prop`, each name's constant as info reads it from
+/// the module — leaves' offsets and sizes (by the layout of the composite's type), their default
+/// literals — is what the `.prop` says (its descriptors and default blob, decoded here).
+#[test]
+fn info_names_dpcpp_images_as_their_prop_says() {
+    let (mut compared, mut not_indexed) = (0, 0);
+    for input in common::dpcpp_images() {
+        let native = common::beside(&input, ".dpcpp-native.spv");
+        let prop_path = common::beside(&input, ".dpcpp-native.prop");
+        let info = info_json(&[&native, Path::new("--input-prop"), &prop_path]);
+        if info.get("error").is_some() {
+            not_indexed += 1;
+            continue;
+        }
+        let meaning = common::spec_constant_meaning(&std::fs::read_to_string(&prop_path).unwrap());
+        let named = info["named_constants"].as_array().unwrap();
+        assert_eq!(named.len(), meaning.len(), "{}", native.display());
+        for c in named {
+            let name = c["name"].as_str().unwrap();
+            let what = format!("{}: {name}", native.display());
+            let m = &meaning[name];
+            let undefined = c["undefined_spec_ids"].as_array().map_or(0, Vec::len);
+            if undefined == m.descriptors.len() {
+                // Nothing of it in the module: no tree, no default to compare.
+                assert!(
+                    c.get("tree").is_none() && c.get("default_hex").is_none(),
+                    "{what}"
+                );
+                continue;
+            }
+            let mut got = Vec::new();
+            leaves(&c["tree"], &mut got);
+            // (DPC++ describes an empty class's first byte with a SpecId its image does not
+            // define: that descriptor has no leaf.)
+            let described: Vec<(u32, u32)> =
+                m.descriptors.iter().copied().skip(undefined).collect();
+            let offsets: Vec<(u32, u32)> = got.iter().map(|l| (l.0 as u32, l.1 as u32)).collect();
+            assert_eq!(offsets, described, "{what}: leaves");
+            let mut expected_default = m.default.clone();
+            expected_default.drain(
+                ..m.descriptors
+                    .iter()
+                    .take(undefined)
+                    .map(|d| d.1 as usize)
+                    .sum::<usize>(),
+            );
+            let default: Vec<u8> = got.iter().flat_map(|l| l.2.clone()).collect();
+            assert_eq!(default, expected_default, "{what}: default");
+            assert_eq!(
+                c["default_hex"], c["blob_default_hex"],
+                "{what}: whole default"
+            );
+            compared += 1;
+        }
+    }
+    assert!(not_indexed <= 4, "{not_indexed} images not indexed");
+    assert!(compared >= 100, "only {compared} constants compared");
+}
+
+/// The terminal table, checked by golden files (`UPDATE_GOLDEN=1` rewrites them): DPC++'s
+/// native image of the `types` fixture named by its `.prop`, and the `basic` fixture's module
+/// with marker calls.
+#[test]
+fn info_table_matches_golden() {
+    let fixtures = "testdata/dpcpp-fixtures";
+    for (args, golden) in [
+        (
+            vec![
+                format!("{fixtures}/types/image0.dpcpp-native.spv"),
+                "--input-prop".to_string(),
+                format!("{fixtures}/types/image0.dpcpp-native.prop"),
+            ],
+            "types.dpcpp-native.txt",
+        ),
+        (
+            vec![format!("{fixtures}/basic/image0.input.spv")],
+            "basic.input.txt",
+        ),
+    ] {
+        let o = bin()
+            .arg("info")
+            .args(&args)
+            .current_dir(common::repo())
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let path = common::repo().join("testdata/info").join(golden);
+        if let Some(diff) = common::golden(&path, &String::from_utf8(o.stdout).unwrap()) {
+            panic!("{diff}");
+        }
+    }
+}

@@ -1,0 +1,483 @@
+//! `--split`: golden cases, bad input, and execution of split images.
+//!
+//! * Golden: every `testdata/split/<case>/` holds `inputs` (input files, one per line, relative
+//!   to the repository) and `args` (options, one per line, `{repo}` standing for the
+//!   repository); spec-link runs in a scratch folder
+//!   with `-o out.table --json out.json --validate`, and the table, the JSON sidecar and each
+//!   image's disassembly (`out_N.spvasm`), `.prop` and `.sym` are compared with the files in
+//!   `testdata/split/<case>/expected/` (`UPDATE_GOLDEN=1` rewrites them). The set of files must
+//!   match too.
+//! * Bad input: `--split` without `-o`, `-o -`, an `--input-prop` that is not a property file,
+//!   a device_image_scope device global reached from two images, an output folder that does not
+//!   exist, an image file that cannot be written: exit 2 (usage) or 1, and no file left.
+//! * Runtime: each kernel of the clang and DPC++ cases with a `run.json` runs from its
+//!   per-kernel image (Intel CPU OpenCL runtime, `scripts/ocl_run.py`) and gives the results of
+//!   the unsplit lowered module, with defaults and with overrides.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+const BIN: &str = env!("CARGO_BIN_EXE_spec-link");
+
+fn spec_link(dir: &Path, args: &[&str]) -> Output {
+    Command::new(BIN)
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn files_in(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+fn lines(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap_or_default()
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .map(String::from)
+        .collect()
+}
+
+#[test]
+fn golden_split_cases() {
+    let root = common::repo().join("testdata/split");
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("inputs").exists())
+        .collect();
+    cases.sort();
+    assert!(
+        cases.len() >= 3,
+        "golden split cases missing in {}",
+        root.display()
+    );
+    let update = std::env::var_os("UPDATE_GOLDEN").is_some_and(|v| v == "1");
+    let mut failures = Vec::new();
+    for case in &cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let scratch = common::Scratch::new(&format!("spec-link-split-golden-{name}"));
+        let mut args: Vec<String> = lines(&case.join("inputs"))
+            .iter()
+            .map(|i| common::repo().join(i).display().to_string())
+            .collect();
+        let repo = common::repo().display().to_string();
+        args.extend(
+            lines(&case.join("args"))
+                .iter()
+                .map(|a| a.replace("{repo}", &repo)),
+        );
+        args.extend(["-o", "out.table", "--json", "out.json", "--validate"].map(String::from));
+        let argv: Vec<&str> = args.iter().map(String::as_str).collect();
+        let out = spec_link(&scratch, &argv);
+        assert!(
+            out.status.success(),
+            "{name}: spec-link failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        let expected = case.join("expected");
+        if update {
+            let _ = std::fs::remove_dir_all(&expected);
+            std::fs::create_dir_all(&expected).unwrap();
+        }
+        let mut produced = Vec::new();
+        for file in files_in(&scratch) {
+            let path = scratch.join(&file);
+            let (golden_name, text) = if let Some(stem) = file.strip_suffix(".spv") {
+                let bytes = std::fs::read(&path).unwrap();
+                let version = (bytes[6], bytes[5]);
+                let env = spec_link::validate::default_target_env(version, true);
+                common::spirv_val(&bytes, &env, &format!("{name}/{file}"));
+                (format!("{stem}.spvasm"), common::disassemble(&bytes))
+            } else {
+                (file.clone(), std::fs::read_to_string(&path).unwrap())
+            };
+            if let Some(diff) = common::golden(&expected.join(&golden_name), &text) {
+                failures.push(format!("{name}: {diff}"));
+            }
+            produced.push(golden_name);
+        }
+        produced.sort();
+        let wanted = files_in(&expected);
+        if produced != wanted {
+            failures.push(format!(
+                "{name}: wrote {produced:?}, expected/ has {wanted:?}"
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// A module with two kernels that both use one `device_image_scope` device global.
+const SHARED_DEVICE_GLOBAL: &str = r#"
+               OpCapability Addresses
+               OpCapability Linkage
+               OpCapability Kernel
+               OpCapability Int64
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %ka "KA"
+               OpEntryPoint Kernel %kb "KB"
+               OpName %dg "dg_shared"
+               OpDecorate %dg UserSemantic "_Z9dg_shared"
+               OpDecorate %dg LinkageAttributes "dg_shared" Export
+       %uint = OpTypeInt 32 0
+     %uint_1 = OpConstant %uint 1
+         %st = OpTypeStruct %uint
+       %init = OpConstantComposite %st %uint_1
+      %ptr_g = OpTypePointer CrossWorkgroup %st
+     %ptr_gu = OpTypePointer CrossWorkgroup %uint
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void %ptr_gu
+         %dg = OpVariable %ptr_g CrossWorkgroup %init
+     %uint_0 = OpConstant %uint 0
+         %ka = OpFunction %void None %fn
+         %pa = OpFunctionParameter %ptr_gu
+         %la = OpLabel
+         %va = OpInBoundsAccessChain %ptr_gu %dg %uint_0
+         %xa = OpLoad %uint %va
+               OpStore %pa %xa
+               OpReturn
+               OpFunctionEnd
+         %kb = OpFunction %void None %fn
+         %pb = OpFunctionParameter %ptr_gu
+         %lb = OpLabel
+         %vb = OpInBoundsAccessChain %ptr_gu %dg %uint_0
+               OpStore %vb %uint_1
+               OpReturn
+               OpFunctionEnd
+"#;
+
+/// Assembles `text`, turning each `OpDecorate %x UserSemantic "s"` into DPC++'s
+/// `OpDecorate %x HostAccessINTEL(6147) 2 "s"` (which spirv-as does not know).
+fn assemble_text(dir: &Path, text: &str) -> PathBuf {
+    let asm = dir.join("in.spvasm");
+    std::fs::write(&asm, text).unwrap();
+    let words = common::words(&common::assemble(&asm));
+    let mut out = words[..5].to_vec();
+    let mut i = 5;
+    while i < words.len() {
+        let n = (words[i] >> 16) as usize;
+        let inst = &words[i..i + n];
+        if inst[0] & 0xffff == 71 && inst[2] == 5635 {
+            out.push(((n as u32 + 1) << 16) | 71);
+            out.extend([inst[1], 6147, 2]);
+            out.extend(&inst[3..]);
+        } else {
+            out.extend(inst);
+        }
+        i += n;
+    }
+    let spv = dir.join("in.spv");
+    std::fs::write(&spv, common::bytes(&out)).unwrap();
+    spv
+}
+
+/// Runs a failing split into `out/` of a fresh scratch folder; checks the exit code and that
+/// `out/` is left as it was (`keep` = the files that were there before).
+fn fails_leaving_nothing(
+    name: &str,
+    args: &[&str],
+    code: i32,
+    message: &str,
+    prepare: impl FnOnce(&Path),
+) {
+    let scratch = common::Scratch::new(&format!("spec-link-split-fail-{name}"));
+    std::fs::create_dir_all(scratch.join("out")).unwrap();
+    prepare(&scratch);
+    let before = files_in(&scratch.join("out"));
+    let o = spec_link(&scratch, args);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(code), "{name}: {stderr}");
+    assert!(stderr.contains(message), "{name}: {stderr}");
+    assert_eq!(files_in(&scratch.join("out")), before, "{name}: files left");
+}
+
+#[test]
+fn bad_split_runs_fail_and_leave_no_file() {
+    let input = common::repo()
+        .join("testdata/clang-helper-two-kernels/input.spv")
+        .display()
+        .to_string();
+    let input = input.as_str();
+    // --split without -o: a usage error.
+    fails_leaving_nothing(
+        "no-o",
+        &[input, "--split", "per-kernel"],
+        2,
+        "--output",
+        |_| {},
+    );
+    fails_leaving_nothing(
+        "stdout",
+        &[input, "--split", "per-kernel", "-o", "-"],
+        2,
+        "-o must name the file table",
+        |_| {},
+    );
+    fails_leaving_nothing(
+        "unknown-mode",
+        &[input, "--split", "per-file", "-o", "out/o.table"],
+        2,
+        "per-file",
+        |_| {},
+    );
+    fails_leaving_nothing(
+        "input-prop-without-split",
+        &[input, "--input-prop", input, "-o", "out/o.spv"],
+        2,
+        "--input-prop needs --split",
+        |_| {},
+    );
+    // An --input-prop that is a SPIR-V module, not a property file.
+    fails_leaving_nothing(
+        "bad-input-prop",
+        &[
+            input,
+            "--split",
+            "per-kernel",
+            "--input-prop",
+            input,
+            "-o",
+            "out/o.table",
+        ],
+        1,
+        "not a property file",
+        |_| {},
+    );
+    // The output folder does not exist.
+    fails_leaving_nothing(
+        "no-folder",
+        &[input, "--split", "per-kernel", "-o", "out/missing/o.table"],
+        1,
+        "out/missing/o_",
+        |_| {},
+    );
+    // The second image's .prop cannot be written (a folder is in its place): the first image's
+    // files, already staged, go too.
+    fails_leaving_nothing(
+        "unwritable-image",
+        &[input, "--split", "per-kernel", "-o", "out/o.table"],
+        1,
+        "is a directory",
+        |dir| std::fs::create_dir_all(dir.join("out/o_1.prop")).unwrap(),
+    );
+    // An image file would replace an input.
+    fails_leaving_nothing(
+        "image-replaces-input",
+        &["out/o_0.spv", "--split", "per-kernel", "-o", "out/o.table"],
+        2,
+        "has the name of an image file",
+        |dir| {
+            std::fs::copy(
+                common::repo().join("testdata/clang-helper-two-kernels/input.spv"),
+                dir.join("out/o_0.spv"),
+            )
+            .unwrap();
+        },
+    );
+    fails_leaving_nothing(
+        "table-replaces-input",
+        &[
+            input,
+            "--split",
+            "per-kernel",
+            "--input-prop",
+            "out/o.table",
+            "-o",
+            "out/o.table",
+        ],
+        2,
+        "-o names the input",
+        |dir| std::fs::write(dir.join("out/o.table"), "[SYCL/misc properties]\n").unwrap(),
+    );
+    // A device_image_scope device global reached from two images: DPC++'s error.
+    let scratch = common::Scratch::new("spec-link-split-dg-input");
+    let shared = assemble_text(&scratch, SHARED_DEVICE_GLOBAL);
+    let shared = shared.to_str().unwrap();
+    fails_leaving_nothing(
+        "device-global-conflict",
+        &[shared, "--split", "per-kernel", "-o", "out/o.table"],
+        1,
+        "device_global variable 'dg_shared' with property \"device_image_scope\" is used in more than one device image.",
+        |_| {},
+    );
+    // The same module unsplit is fine: both kernels are in one image.
+    let ok = common::Scratch::new("spec-link-split-dg-off");
+    let o = spec_link(
+        &ok,
+        &[shared, "--split", "off", "-o", "o.table", "--validate"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    assert_eq!(
+        std::fs::read_to_string(ok.join("o_0.sym")).unwrap(),
+        "KA\nKB\n"
+    );
+}
+
+fn python() -> PathBuf {
+    let p = common::repo().join(".venv/bin/python");
+    assert!(
+        p.exists(),
+        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
+        p.display()
+    );
+    p
+}
+
+/// Runs `run.json` image `image` from `spv` with its `.prop` (with `--no-spec` when the image
+/// has no spec constant: override set 0 only): the results.
+fn ocl_results(spv: &Path, prop: &Path, run_json: &Path, image: u64) -> serde_json::Value {
+    let no_spec = !std::fs::read_to_string(prop)
+        .unwrap()
+        .contains("[SYCL/specialization constants]");
+    let icd = common::repo().join(".ocl-icd");
+    assert!(
+        icd.join("intel-cpu.icd").exists(),
+        "{} is missing: run scripts/setup.sh",
+        icd.display()
+    );
+    let out = Command::new(python())
+        .arg(common::repo().join("scripts/ocl_run.py"))
+        .arg("--spv")
+        .arg(spv)
+        .arg("--prop")
+        .arg(prop)
+        .arg("--run-json")
+        .arg(run_json)
+        .args(["--image", &image.to_string()])
+        .args(no_spec.then_some("--no-spec"))
+        .env("OCL_ICD_VENDORS", &icd)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}: failed to run:\n{}",
+        spv.display(),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// (input, run.json, image number, kernel) of the runnable cases: the clang cases with one
+/// input and the DPC++ images of `testdata/dpcpp`.
+fn runnable() -> Vec<(PathBuf, PathBuf, u64, String)> {
+    let mut out = Vec::new();
+    let repo = common::repo();
+    let mut add = |input: PathBuf, run_json: &Path, only: Option<u64>| {
+        let spec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(run_json).unwrap()).unwrap();
+        for image in spec["images"].as_array().unwrap() {
+            let n = image["image"].as_u64().unwrap();
+            if only.is_some_and(|o| o != n) {
+                continue;
+            }
+            let kernel = image["kernel"].as_str().unwrap().to_string();
+            out.push((input.clone(), run_json.to_path_buf(), n, kernel));
+        }
+    };
+    for case in [
+        "clang-helper-two-kernels",
+        "clang-scalars",
+        "clang-composites",
+    ] {
+        let dir = repo.join("testdata").join(case);
+        if dir.join("run.json").exists() {
+            add(dir.join("input.spv"), &dir.join("run.json"), None);
+        }
+    }
+    let pattern = repo.join("testdata/dpcpp/*/run.json");
+    for run_json in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let dir = run_json.parent().unwrap();
+        for input in glob::glob(dir.join("image*.input.spv").to_str().unwrap())
+            .unwrap()
+            .map(Result::unwrap)
+        {
+            let file = input.file_name().unwrap().to_string_lossy().into_owned();
+            let n: u64 = file["image".len()..file.len() - ".input.spv".len()]
+                .parse()
+                .unwrap();
+            add(input.clone(), &run_json, Some(n));
+        }
+    }
+    out
+}
+
+#[test]
+fn per_kernel_images_run_like_the_unsplit_module() {
+    let scratch = common::Scratch::new("spec-link-split-runtime");
+    let mut ran = 0;
+    for (k, (input, run_json, image, kernel)) in runnable().into_iter().enumerate() {
+        let dir = scratch.join(k.to_string());
+        std::fs::create_dir_all(&dir).unwrap();
+        let input_s = input.to_str().unwrap();
+        let common_args = ["--spec-id-order", "dpcpp", "--validate"];
+        // Unsplit.
+        let mut args = vec![input_s, "-o", "whole.spv", "--prop", "whole.prop"];
+        args.extend(common_args);
+        let o = spec_link(&dir, &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let whole = ocl_results(
+            &dir.join("whole.spv"),
+            &dir.join("whole.prop"),
+            &run_json,
+            image,
+        );
+        // Split per kernel: the image whose .sym names the kernel.
+        let mut args = vec![input_s, "--split", "per-kernel", "-o", "split.table"];
+        args.extend(common_args);
+        let o = spec_link(&dir, &args);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let table = std::fs::read_to_string(dir.join("split.table")).unwrap();
+        let row = table
+            .lines()
+            .skip(1)
+            .map(|l| l.split('|').map(|c| dir.join(c)).collect::<Vec<_>>())
+            .find(|r| {
+                std::fs::read_to_string(&r[2])
+                    .unwrap()
+                    .lines()
+                    .any(|s| s == kernel)
+            })
+            .unwrap_or_else(|| panic!("{}: no image holds {kernel}", input.display()));
+        let split = ocl_results(&row[0], &row[1], &run_json, image);
+        let results = |v: &serde_json::Value| -> Vec<serde_json::Value> {
+            v["results"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["buffers"].clone())
+                .collect()
+        };
+        let (split, whole) = (results(&split), results(&whole));
+        if split.len() == 1 && whole.len() > 1 {
+            // No spec constant in the image: every override set computes the same.
+            assert!(
+                whole.iter().all(|w| *w == split[0]),
+                "{} kernel {kernel}: the split image (no spec constants) computes differently",
+                input.display()
+            );
+        } else {
+            assert_eq!(
+                split,
+                whole,
+                "{} kernel {kernel}: the split image computes differently",
+                input.display()
+            );
+        }
+        ran += 1;
+    }
+    assert!(ran >= 20, "only {ran} kernels ran");
+}
