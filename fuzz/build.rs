@@ -7,7 +7,10 @@
 //!   (`--target-env spv1.4`, or the `; target-env: <env>` header line, as the tests do); skipped with
 //!   a warning when `spirv-as` is missing;
 //! - the DPC++ fixtures `image0.input.spv` (`$SPEC_LINK_FIXTURES`, else `../testdata/dpcpp-fixtures`
-//!   relative to this folder), when present.
+//!   relative to this folder), when present;
+//! - a sample (32, evenly spaced, each under 32 KiB) of the real-world lowering corpus
+//!   (`$SPEC_LINK_LOWERING_CORPUS`, else `../corpus/lowering/modules`; made by
+//!   `scripts/lowering_corpus.py make`), when present.
 //!
 //! Seeds are sorted by name so that a seed index means the same module on every build of the same
 //! tree (the `fuzz-tool materialize` command turns a `mutate` input into the module it stands for,
@@ -100,6 +103,28 @@ fn main() {
             "cargo:warning=DPC++ fixtures not found at {} (set SPEC_LINK_FIXTURES); seeding without them",
             fixtures.display()
         );
+    }
+    // A sample of the real-world lowering corpus (scripts/lowering_corpus.py make: corpus modules
+    // with marker calls added; git-ignored, made from Intel's wheels), when present: every k-th of
+    // the modules under 32 KiB, at most LOWERING_SAMPLE of them.
+    let lowering = std::env::var_os("SPEC_LINK_LOWERING_CORPUS")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| repo.join("corpus/lowering/modules"));
+    println!("cargo:rerun-if-env-changed=SPEC_LINK_LOWERING_CORPUS");
+    if lowering.is_dir() {
+        println!("cargo:rerun-if-changed={}", lowering.display());
+        const LOWERING_SAMPLE: usize = 32;
+        let small: Vec<PathBuf> = sorted_dir(&lowering)
+            .into_iter()
+            .filter(|f| {
+                file_name(f).ends_with(".spv")
+                    && std::fs::metadata(f).map_or(false, |m| m.len() < 32 * 1024)
+            })
+            .collect();
+        let step = small.len().div_ceil(LOWERING_SAMPLE).max(1);
+        for f in small.iter().step_by(step) {
+            seeds.push((format!("corpus/lowering/modules/{}", file_name(f)), f.clone()));
+        }
     }
     seeds.sort();
     seeds.dedup_by(|a, b| a.0 == b.0);

@@ -615,6 +615,8 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         source: Box::new(e),
     };
     if link_report.is_none() && options.pass_through && !markers::may_have_markers(&module) {
+        // Not indexed: the id checks the index makes, on their own.
+        module::idcheck::check_module(&module).map_err(wrap)?;
         let kernel = module.declares_capability(spirv::Capability::Kernel);
         let output = ModuleOutput(OutputRepr::Unchanged(Box::new(module)));
         return pass_through(

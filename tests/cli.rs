@@ -450,28 +450,140 @@ fn module_without_markers_passes_through() {
     }
 }
 
-/// A malformed module that names no marker passes through (pass-through checks its instruction
-/// boundaries, nothing more); --no-pass-through indexes it and reports what is wrong.
+/// A module that names no marker and holds ids at or above its id bound is refused whether it
+/// is passed through (streamed, or loaded for validation) or indexed (--no-pass-through), with
+/// the same message naming the instruction and the id; nothing is written.
 #[test]
-fn no_pass_through_reports_a_malformed_module_without_markers() {
-    let dir = tmpdir("no-passthrough");
+fn a_module_without_markers_with_ids_above_its_bound_is_refused_in_every_path() {
     let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
     let mut w = words(&input);
     w[3] = 2; // the id bound: every id is above it
     let bad = bytes(&w);
-    let out = run_with_outputs(&bad, &dir, &["--no-validate"]);
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(std::fs::read(dir.join("out.spv")).unwrap(), bad);
-    expect_error_with(
-        "no-passthrough-bad",
-        &bad,
+    let message = "malformed instruction at word 23 (OpEntryPoint): id %76 is not below the module's id bound 2";
+    for (k, args) in [
+        &["--no-validate"][..],
         &["--no-validate", "--no-pass-through"],
-        "is not below the module's id bound 2",
+        &["--validate"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        expect_error_with(&format!("above-bound-{k}"), &bad, args, message);
+    }
+}
+
+/// An operand id at or above the id bound (`OpStore %137 %140` in a module of bound 139, with
+/// markers) is refused at the instruction, in every mode and with or without validation: the
+/// new spec constants must never be given an id the input already uses.
+#[test]
+fn an_operand_id_above_the_bound_is_refused() {
+    let input = std::fs::read(common::fixtures().join("basic/image0.input.spv")).unwrap();
+    let mut w = words(&input);
+    assert_eq!(w[3], 139, "the fixture's id bound");
+    let store = inst_offsets(&w)
+        .into_iter()
+        .find(|&o| w[o] & 0xffff == 62 && w[o + 1] == 137)
+        .expect("the fixture stores through %137");
+    w[store + 2] = 140;
+    let bad = bytes(&w);
+    let message = format!(
+        "malformed instruction at word {store} (OpStore): id %140 is not below the module's id bound 139"
     );
+    for (k, args) in [
+        &["--no-validate"][..],
+        &["--validate"],
+        &[
+            "--no-validate",
+            "--no-pass-through",
+            "--spec-const",
+            "emulation",
+        ],
+        &["--no-validate", "--spec-const", "default-values"],
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        expect_error_with(&format!("operand-above-bound-{k}"), &bad, args, &message);
+    }
+}
+
+/// The longest whole-instruction prefix of a module of at most `max_bytes`, its bound kept.
+fn cut_at_instruction(module: &[u8], max_bytes: usize) -> Vec<u8> {
+    let w = words(module);
+    let end = inst_offsets(&w)
+        .into_iter()
+        .chain([w.len()])
+        .take_while(|&o| o * 4 <= max_bytes)
+        .last()
+        .unwrap();
+    module[..end * 4].to_vec()
+}
+
+/// A module cut at an instruction boundary (names, decorations and entry points of ids it never
+/// defines) is refused: by default (with markers: indexed; without: streamed through), with
+/// --no-pass-through and with --validate, naming the first instruction that names a missing id.
+#[test]
+fn a_module_cut_at_an_instruction_boundary_is_refused() {
+    for fixture in ["basic/image0.input.spv", "basic/image0.dpcpp-native.spv"] {
+        let input = std::fs::read(common::fixtures().join(fixture)).unwrap();
+        let cut = cut_at_instruction(&input, 1000);
+        assert!(
+            cut.len() > 900 && cut.len() <= 1000,
+            "{fixture}: {}",
+            cut.len()
+        );
+        for (k, args) in [
+            &[][..],
+            &["--no-validate"],
+            &["--no-pass-through"],
+            &["--validate"],
+            &[
+                "--validate",
+                "--no-pass-through",
+                "--spec-const",
+                "emulation",
+            ],
+        ]
+        .into_iter()
+        .enumerate()
+        {
+            expect_error_with(
+                &format!("cut-{k}"),
+                &cut,
+                args,
+                "is never defined in the module",
+            );
+        }
+    }
+}
+
+/// Standard input (read, not mapped) and standard output take the same checks.
+#[test]
+fn a_cut_module_is_refused_from_standard_input() {
+    let input = std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let cut = cut_at_instruction(&input, 1000);
+    for output in ["-", "out.spv"] {
+        let dir = tmpdir("cut-stdin");
+        let mut child = bin()
+            .args(["-", "-o", output, "--no-validate"])
+            .current_dir(&dir)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        std::io::Write::write_all(&mut child.stdin.take().unwrap(), &cut).unwrap();
+        let out = child.wait_with_output().unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(1), "{output}: {stderr}");
+        assert!(
+            stderr.starts_with("error: <stdin>: malformed instruction at word")
+                && stderr.contains("is never defined in the module"),
+            "{output}: {stderr}"
+        );
+        assert!(out.stdout.is_empty(), "{output}: something was written");
+        assert_eq!(std::fs::read_dir(&dir).unwrap().count(), 0, "{output}");
+    }
 }
 
 #[test]
@@ -1127,6 +1239,191 @@ fn note_on_used_spec_ids_leaves_the_itt_flag_out() {
             input.display()
         );
     }
+}
+
+/// Waits for `child` at most 20 s (killing it then and failing): input that cannot be a module
+/// must be refused once its header is read, whatever follows.
+fn wait_bounded(mut child: std::process::Child, what: &str) -> Output {
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    while child.try_wait().unwrap().is_none() {
+        if std::time::Instant::now() > deadline {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("{what}: still reading after 20 s");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    child.wait_with_output().unwrap()
+}
+
+/// Endless input that is no module (`/dev/zero`, `/dev/urandom`, as a path or on standard
+/// input, to a file or to standard output) is refused at its header: exit 1, the magic number
+/// named, nothing written.
+#[test]
+fn endless_input_is_refused_at_its_header() {
+    for device in ["/dev/zero", "/dev/urandom"] {
+        if !Path::new(device).exists() {
+            panic!("{device} is needed by this test");
+        }
+        for (how, output) in [
+            ("path", "out.spv"),
+            ("path", "-"),
+            ("stdin", "out.spv"),
+            ("stdin", "-"),
+        ] {
+            let dir = tmpdir("endless");
+            let what = format!("{device} as {how} to {output}");
+            let mut cmd = bin();
+            cmd.current_dir(&dir)
+                .args(["-o", output, "--no-validate"])
+                .stdout(Stdio::piped())
+                .stderr(Stdio::piped());
+            if how == "path" {
+                cmd.arg(device).stdin(Stdio::null());
+            } else {
+                cmd.arg("-").stdin(std::fs::File::open(device).unwrap());
+            }
+            let out = wait_bounded(cmd.spawn().unwrap(), &what);
+            let stderr = String::from_utf8_lossy(&out.stderr);
+            assert_eq!(out.status.code(), Some(1), "{what}: {stderr}");
+            assert!(
+                stderr.starts_with("error: ")
+                    && stderr.contains("not a SPIR-V module: wrong magic number 0x"),
+                "{what}: {stderr}"
+            );
+            if device == "/dev/zero" {
+                assert!(
+                    stderr.contains("wrong magic number 0x00000000"),
+                    "{what}: {stderr}"
+                );
+            }
+            assert!(out.stdout.is_empty(), "{what}: something was written");
+            assert_eq!(files_in(&dir), Vec::<String>::new(), "{what}");
+        }
+    }
+}
+
+/// A pipe of random bytes (as much as the reader takes, up to 4 GiB) is refused at once.
+#[test]
+fn a_pipe_of_random_bytes_is_refused_at_once() {
+    let dir = tmpdir("random-pipe");
+    let mut child = bin()
+        .current_dir(&dir)
+        .args(["-", "-o", "out.spv", "--no-validate"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut stdin = child.stdin.take().unwrap();
+    let writer = std::thread::spawn(move || {
+        // xorshift: deterministic bytes that are no module.
+        let mut x: u64 = 0x9E37_79B9_7F4A_7C15;
+        let mut block = vec![0u8; 1 << 20];
+        for _ in 0..4096 {
+            for c in block.chunks_exact_mut(8) {
+                x ^= x << 13;
+                x ^= x >> 7;
+                x ^= x << 17;
+                c.copy_from_slice(&x.to_le_bytes());
+            }
+            if std::io::Write::write_all(&mut stdin, &block).is_err() {
+                return; // the reader is gone
+            }
+        }
+    });
+    let out = wait_bounded(child, "random bytes on standard input");
+    writer.join().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        stderr.starts_with("error: <stdin>: not a SPIR-V module: wrong magic number 0x"),
+        "{stderr}"
+    );
+    assert_eq!(files_in(&dir), Vec::<String>::new());
+}
+
+/// A run killed with SIGKILL while it writes its output (no handler can run) leaves neither a
+/// temporary nor a changed old output: the output is written unnamed (`O_TMPFILE`) and linked
+/// into place only once whole. The run is killed once its unnamed output is seen open
+/// (`/proc/PID/fd`), retried until that happens before it finishes. (Killed so with outputs
+/// staged under names, the test finds their temporaries left.)
+#[cfg(target_os = "linux")]
+#[test]
+fn sigkill_while_writing_leaves_no_temporary_and_the_old_output() {
+    let inputs = tmpdir("sigkill-in");
+    let outputs = tmpdir("sigkill-out");
+    // A module without markers, 128 MB: OpNops after its last function.
+    let mut module =
+        std::fs::read(common::fixtures().join("basic/image0.dpcpp-native.spv")).unwrap();
+    let nop = (1u32 << 16).to_le_bytes();
+    module.extend(nop.iter().cycle().take((128 << 20) - module.len()));
+    let input = inputs.join("big.spv");
+    std::fs::write(&input, &module).unwrap();
+    drop(module);
+    let dest = outputs.join("out.spv");
+    let outputs_path = std::fs::canonicalize(&*outputs).unwrap();
+    let mut killed = 0;
+    for attempt in 0..40 {
+        std::fs::write(&dest, b"old output").unwrap();
+        let mut child = bin()
+            .args([
+                input.to_str().unwrap(),
+                "-o",
+                dest.to_str().unwrap(),
+                "--no-validate",
+            ])
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .spawn()
+            .unwrap();
+        let fds = format!("/proc/{}/fd", child.id());
+        let writing = || {
+            std::fs::read_dir(&fds)
+                .into_iter()
+                .flatten()
+                .flatten()
+                .any(|e| {
+                    // The unnamed temporary reads `DIR/#N (deleted)`.
+                    std::fs::read_link(e.path()).is_ok_and(|t| {
+                        t.starts_with(&outputs_path) && t.to_string_lossy().ends_with(" (deleted)")
+                    })
+                })
+        };
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+        let mut seen = false;
+        while child.try_wait().unwrap().is_none() && std::time::Instant::now() < deadline {
+            if writing() {
+                seen = true;
+                break;
+            }
+        }
+        let _ = child.kill();
+        let status = child.wait().unwrap();
+        let names = files_in(&outputs);
+        if seen && status.code().is_none() {
+            killed += 1;
+            assert_eq!(names, ["out.spv"], "attempt {attempt}: left behind");
+            assert_eq!(
+                std::fs::read(&dest).unwrap(),
+                b"old output",
+                "attempt {attempt}"
+            );
+            if killed == 3 {
+                break;
+            }
+        } else {
+            // It finished first: the output is whole, and nothing else is there.
+            assert!(status.success(), "attempt {attempt}: {status}");
+            assert_eq!(names, ["out.spv"], "attempt {attempt}");
+        }
+    }
+    assert!(
+        killed > 0,
+        "no run was caught writing an unnamed output in 40 attempts (does the file system of {} \
+         support O_TMPFILE?)",
+        outputs.display()
+    );
 }
 
 /// `--validate=strict` fails on any spirv-val error in the output, even one the input has too

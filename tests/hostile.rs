@@ -185,8 +185,8 @@ fn ids_used_before_definition_are_handled() {
 
 /// Every input the fuzzers found a crash or a bad output with (testdata/fuzz-regressions/, written
 /// by scripts/fuzz.sh) runs in every mode without a panic: an output or a clear error. An output
-/// of a single input uses no id whose definition cleanup removed. Files named `<name>.1.spv` /
-/// `<name>.2.spv` are linked together.
+/// is read back without an error, and one of a single input uses no id whose definition cleanup
+/// removed. Files named `<name>.1.spv` / `<name>.2.spv` are linked together.
 #[test]
 fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
     use spec_link::{EmulationLayout, SpecConstMode};
@@ -237,6 +237,15 @@ fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
             let Ok(out) = process(&inputs, &opts) else {
                 continue;
             };
+            // spec-link reads its own output (its id checks see the ids every pass sees).
+            let output = out.module.to_bytes().unwrap();
+            let again = process(&[Input::from_bytes("output.spv", output)], &opts);
+            assert!(
+                again.is_ok(),
+                "{} ({mode:?}, {layout:?}): the output is refused: {}",
+                group[0].display(),
+                again.err().map(|e| e.to_string()).unwrap_or_default()
+            );
             let input = std::fs::read(&group[0]).unwrap();
             if group.len() > 1 || !input.starts_with(&0x0723_0203u32.to_le_bytes()) {
                 continue; // linked (ids renumbered) or big-endian
@@ -429,14 +438,24 @@ fn an_entry_point_function_is_never_removed() {
 }
 
 /// A spec constant whose composite has more elements than one instruction can hold (a
-/// `[65535 x i32]` member; found by fuzzing) is refused where a composite would be emitted, and
-/// lowered by emulation, which loads it from the buffer.
+/// `[65533 x i32]` member: 65,536 words; a fuzzer found one) is refused where a composite would
+/// be emitted, and lowered by emulation, which loads it from the buffer.
 #[test]
 fn a_spec_constant_too_wide_for_one_instruction_is_refused_where_it_would_be_emitted() {
     use spec_link::SpecConstMode;
-    let input =
-        std::fs::read(common::repo().join("testdata/fuzz-regressions/crash-6aff47dade18caa3.spv"))
-            .unwrap();
+    // Pair becomes { [65533 x u32] }: 65,535 nodes, and an array composite of 65,536 words.
+    let text = example()
+        .replace(
+            "  %struct_Pair = OpTypeStruct %uint %uchar\n",
+            "  %ulong_65533 = OpConstant %ulong 65533\n  %wide = OpTypeArray %uint %ulong_65533\n  \
+             %wide_0 = OpConstantNull %wide\n  %struct_Pair = OpTypeStruct %wide\n",
+        )
+        .replace(
+            "%pair = OpConstantComposite %struct_Pair %uint_7 %uchar_120",
+            "%pair = OpConstantComposite %struct_Pair %wide_0",
+        );
+    assert!(text.contains("%struct_Pair %wide_0"));
+    let input = assemble_text(&text, "wide");
     for mode in common::MODES {
         let opts = common::unvalidated(mode);
         let out = process(&[Input::from_bytes("wide.spv", input.clone())], &opts);
@@ -451,6 +470,28 @@ fn a_spec_constant_too_wide_for_one_instruction_is_refused_where_it_would_be_emi
                 "{mode:?}: {e}"
             ),
         }
+    }
+}
+
+/// The fuzzer's module of that finding also uses ids above its bound (flipped bits: `OpDecorate
+/// %1073742367` for %543): refused, naming the first, in every mode.
+#[test]
+fn the_wide_composite_fuzz_finding_is_refused_for_its_stray_ids() {
+    let input =
+        std::fs::read(common::repo().join("testdata/fuzz-regressions/crash-6aff47dade18caa3.spv"))
+            .unwrap();
+    for mode in common::MODES {
+        let out = process(
+            &[Input::from_bytes("wide.spv", input.clone())],
+            &common::unvalidated(mode),
+        );
+        let e = out.err().map(|e| e.to_string()).unwrap_or_default();
+        assert!(
+            e.ends_with(
+                "word 919 (OpDecorate): id %1073742367 is not below the module's id bound 548"
+            ),
+            "{mode:?}: {e}"
+        );
     }
 }
 
@@ -510,8 +551,8 @@ fn long_symbolic_ids_with_characters_of_their_own_decode_exactly() {
 
 #[test]
 fn a_symbolic_id_character_naming_id_0_is_an_error() {
-    // Id 0 is never defined. A string holding it (after characters that decoded fine) is
-    // reported, not read as its terminating NUL.
+    // Id 0 is never defined: a string holding it (after characters that decoded fine) is
+    // refused by the id checks, at the composite that uses it, before any marker is read.
     let text = example()
         .replace(
             "%uchar_120 = OpConstant %uchar 120",
@@ -539,7 +580,10 @@ fn a_symbolic_id_character_naming_id_0_is_an_error() {
         at += n;
     }
     assert!(c99.is_some());
-    expect_err(common::bytes(&words), "has an undefined character %0");
+    expect_err(
+        common::bytes(&words),
+        "(OpConstantComposite): id %0 is never defined in the module",
+    );
 }
 
 /// Two inputs that each define the exports `f00000` … of a call chain, the first calling the

@@ -69,8 +69,9 @@ fn info_describes_every_test_module() {
             }
         }
     }
-    // (DPC++'s bitfields and oddtypes2 images define an id twice.)
-    assert!(not_indexed <= 4, "{not_indexed} modules not indexed");
+    // (DPC++'s bitfields and oddtypes2 images define an id twice; six fuzzing regression inputs
+    // use ids at or above their id bound.)
+    assert!(not_indexed <= 10, "{not_indexed} modules not indexed");
 }
 
 /// A descriptor list of the JSON as `(spec_id, offset, size)`.

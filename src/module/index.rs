@@ -11,6 +11,7 @@
 //! Postcondition: every recorded instruction index is < `module.len()`; ids defined twice are
 //! an error.
 
+use super::idcheck::IdCheck;
 use super::idhash::{IdBits, IdMap, IdSet};
 use super::{inst, Module};
 use crate::error::{Error, Result};
@@ -199,11 +200,12 @@ struct Scan {
 type Runs = Vec<(u32, u32)>;
 
 /// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
-/// with the instruction index they were found at), and the runs of instructions that name or
-/// decorate.
+/// with the instruction index they were found at; so are used ids at or above the bound or never
+/// defined: [`IdCheck`]), and the runs of instructions that name or decorate.
 fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
     let mut defs = Defs::with_bound(module.bound(), module.word_count());
     let mut annotations: Runs = Vec::new();
+    let mut ids = IdCheck::new(module.bound());
     let unedited = !module.has_edits();
     for i in 0..module.len() {
         let w = if unedited {
@@ -213,6 +215,7 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
             w
         };
         let op = w[0] & 0xffff;
+        ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
                 return Err((
@@ -253,6 +256,8 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
             }
         }
     }
+    ids.finish()
+        .map_err(|(offset, e)| (module.inst_at_offset(offset), e))?;
     Ok((defs, annotations))
 }
 

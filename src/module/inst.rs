@@ -58,7 +58,8 @@ pub fn string_words(s: &[u8]) -> Vec<u32> {
 pub fn string_len(words: &[u32]) -> Option<usize> {
     words
         .iter()
-        .position(|w| w.to_le_bytes().contains(&0))
+        // (A word has a zero byte iff this is non-zero: the exact "has zero byte" test.)
+        .position(|&w| w.wrapping_sub(0x0101_0101) & !w & 0x8080_8080 != 0)
         .map(|i| i + 1)
 }
 
@@ -232,7 +233,7 @@ pub fn decode(words: &[u32]) -> Option<dr::Instruction> {
 
 /// Whether every operand of `op` after its result is an id (`IdRef`, id pairs, scope, semantics):
 /// then the id positions follow from the word count alone, without decoding.
-fn all_operands_are_ids(op: u32) -> bool {
+pub fn all_operands_are_ids(op: u32) -> bool {
     static TABLE: OnceLock<Vec<bool>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
         let mut t = vec![false; 1 << 16];
@@ -632,6 +633,28 @@ impl std::fmt::Debug for ExtSet {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// `string_len`'s zero-byte test agrees with looking at each byte.
+    #[test]
+    fn string_len_finds_the_word_with_the_nul() {
+        let bytes = [0u8, 1, 0x7f, 0x80, 0x81, 0xfe, 0xff];
+        for &a in &bytes {
+            for &b in &bytes {
+                for &c in &bytes {
+                    for &d in &bytes {
+                        let w = u32::from_le_bytes([a, b, c, d]);
+                        let has_nul = [a, b, c, d].contains(&0);
+                        assert_eq!(string_len(&[w]), has_nul.then_some(1), "{w:#010x}");
+                        assert_eq!(
+                            string_len(&[0x6161_6161, w]),
+                            has_nul.then_some(2),
+                            "{w:#010x}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn debug_info_literals_are_not_ids() {

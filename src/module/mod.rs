@@ -15,6 +15,7 @@
 //! and vendor instructions are carried through untouched.
 
 pub mod assemble;
+pub mod idcheck;
 pub mod idhash;
 pub mod ids;
 pub mod index;
@@ -148,7 +149,11 @@ impl Module {
     }
 
     /// Reads a module straight into words (the bytes are never held as a whole: peak memory is
-    /// the module's size, or `size_hint` when given and right). Same checks as [`Module::from_bytes`].
+    /// the module's size, or `size_hint` when given and right). Same checks as [`Module::from_bytes`],
+    /// made as the words arrive: the magic number on the first 20 bytes, before anything else is
+    /// read (unless `size_hint` gives a length whose own error comes first, as it does for
+    /// [`Module::from_bytes`]), and the word counts as they pass: after a word count of 0 the
+    /// rest is only counted (its length decides between the two errors), never kept.
     pub fn read_from(
         reader: &mut impl std::io::Read,
         size_hint: Option<u64>,
@@ -162,8 +167,21 @@ impl Module {
         let mut buf = vec![0u8; buf_len];
         let mut have = 0usize; // bytes in buf
         let mut total = 0u64;
+        // Byte order, once the header is in; the next instruction head; a word count of 0.
+        let mut big_endian: Option<bool> = None;
+        let mut next = HEADER_WORDS;
+        let mut broken: Option<Error> = None;
         loop {
-            let n = match reader.read(&mut buf[have..]) {
+            // Until the header is in, no more than it (the magic number is checked first).
+            let want = if big_endian.is_none() {
+                (HEADER_WORDS * 4)
+                    .saturating_sub(words.len() * 4)
+                    .max(have + 1)
+                    .min(buf.len())
+            } else {
+                buf.len()
+            };
+            let n = match reader.read(&mut buf[have..want]) {
                 Ok(0) => break,
                 Ok(n) => n,
                 Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
@@ -172,16 +190,65 @@ impl Module {
             total += n as u64;
             have += n;
             let whole = have / 4 * 4;
-            words.extend(
-                buf[..whole]
-                    .chunks_exact(4)
-                    .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
-            );
+            if broken.is_none() {
+                words.extend(
+                    buf[..whole]
+                        .chunks_exact(4)
+                        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])),
+                );
+            }
             buf.copy_within(whole..have, 0);
             have -= whole;
+            if big_endian.is_none() && words.len() >= HEADER_WORDS {
+                let first = words[0];
+                if first != MAGIC && first.swap_bytes() != MAGIC {
+                    // The length's errors come first where the length is known.
+                    if let Some(len) = size_hint.filter(|&len| len >= total) {
+                        if let Err(e) = check_length(len) {
+                            return Ok(Err(e));
+                        }
+                    }
+                    return Ok(Err(wrong_magic(first)));
+                }
+                big_endian = Some(first != MAGIC);
+            }
+            if let (Some(be), None) = (big_endian, &broken) {
+                while next < words.len() {
+                    let head = if be {
+                        words[next].swap_bytes()
+                    } else {
+                        words[next]
+                    };
+                    if head >> 16 == 0 {
+                        broken = Some(Error::Malformed {
+                            offset: next,
+                            opcode: inst::op_name(head & 0xffff),
+                            message: "word count is 0".into(),
+                        });
+                        words.truncate(next);
+                        words.shrink_to_fit();
+                        break;
+                    }
+                    next += (head >> 16) as usize;
+                }
+            }
         }
         if let Err(e) = check_length(total) {
             return Ok(Err(e));
+        }
+        if let Some(e) = broken {
+            // The header's errors come first, as in [`Module::from_storage`].
+            let schema = words.get(4).map_or(0, |&w| match big_endian {
+                Some(true) => w.swap_bytes(),
+                _ => w,
+            });
+            return Ok(Err(if total / 4 > u32::MAX as u64 {
+                Error::Binary("the module is larger than 16 GiB".into())
+            } else if schema != 0 {
+                schema_error(schema)
+            } else {
+                e
+            }));
         }
         Ok(Self::from_le_words(words))
     }
@@ -194,9 +261,7 @@ impl Module {
         } else if first.swap_bytes() == MAGIC {
             true
         } else {
-            return Err(Error::Binary(format!(
-                "not a SPIR-V module: wrong magic number 0x{first:08x} (expected 0x07230203)"
-            )));
+            return Err(wrong_magic(first));
         };
         if big_endian {
             for w in &mut words {
@@ -234,10 +299,7 @@ impl Module {
         }
         let bound = words[3];
         if words[4] != 0 {
-            return Err(Error::Binary(format!(
-                "invalid SPIR-V header: schema word is {} (must be 0)",
-                words[4]
-            )));
+            return Err(schema_error(words[4]));
         }
         let insts = split(&words)?;
         let (edited, removed) = (Bits::new(insts.len()), Bits::new(insts.len()));
@@ -299,6 +361,11 @@ impl Module {
     /// Word offset of instruction `i` in the input (for error messages).
     pub fn offset_of(&self, i: usize) -> usize {
         self.insts[i] as usize
+    }
+
+    /// Index of the instruction at word offset `offset` (of the first after it, if none starts there).
+    pub fn inst_at_offset(&self, offset: usize) -> usize {
+        self.insts.partition_point(|&o| (o as usize) < offset)
     }
 
     /// Opcode of the original instruction `i`.
@@ -665,6 +732,18 @@ impl ReleaseBehind {
             Some(_) => {}
         }
     }
+}
+
+fn wrong_magic(first: u32) -> Error {
+    Error::Binary(format!(
+        "not a SPIR-V module: wrong magic number 0x{first:08x} (expected 0x07230203)"
+    ))
+}
+
+fn schema_error(schema: u32) -> Error {
+    Error::Binary(format!(
+        "invalid SPIR-V header: schema word is {schema} (must be 0)"
+    ))
 }
 
 /// Checks a module's byte length (the messages of [`Module::from_bytes`]).

@@ -6,18 +6,21 @@
 //! instruction for which `ends` is true (checking every instruction boundary on the way) and asks
 //! `matches` about each instruction before it; [`map_lazily`] does the same in the mapping of a
 //! file. If none matches, the rest is left unread: [`Prefix::copy_to`] later copies it to the
-//! output chunk by chunk, checking the instruction boundaries as they pass, and
-//! [`Prefix::copy_file_to`] has the kernel copy the file while this thread checks them, so a
-//! module without markers is never split or indexed. If one matches, the caller reads the rest
+//! output chunk by chunk, checking the instruction boundaries and the ids (every instruction,
+//! prefix included, through [`IdCheck`]) as they pass, and [`Prefix::copy_file_to`] has the
+//! kernel copy the file while this thread checks them, so a module without markers is never
+//! split or indexed. If one matches, the caller reads the rest
 //! ([`Prefix::into_module`]) or maps the file. Anything unusual (a bad header, a word count of 0, a
 //! module ending inside its prefix) makes [`read_lazily`] read the whole module and hand it to
 //! [`Module`], whose checks report the error.
 //!
 //! Postcondition of [`Prefix::copy_to`] and [`Prefix::copy_file_to`]: what they wrote is the
 //! input's bytes, unchanged, and the input is a whole number of words split into instructions
-//! with non-zero word counts that end exactly at its end; otherwise they return the error
-//! [`Module::from_bytes`] would have given (and what was written is to be discarded).
+//! with non-zero word counts that end exactly at its end, whose ids pass [`IdCheck`]; otherwise
+//! they return the error [`Module::from_bytes`] (or, for ids, the index) would have given (and
+//! what was written is to be discarded).
 
+use super::idcheck::IdCheck;
 use super::{inst, Module, HEADER_WORDS, MAGIC};
 use crate::error::{Error, Result};
 use std::io::{Read, Write};
@@ -37,8 +40,6 @@ enum Kind {
         /// The words read so far, as read (little-endian interpretation, not swapped).
         raw: Vec<u32>,
         big_endian: bool,
-        /// Word offset of the next instruction boundary (can be past `raw`).
-        next: usize,
         rest: Box<dyn Read + Send>,
     },
     /// A little-endian module file mapped on a little-endian host ([`map_lazily`]).
@@ -172,7 +173,6 @@ pub fn read_lazily(
                     kind: Kind::Read {
                         raw,
                         big_endian: be,
-                        next,
                         rest: reader,
                     },
                     source: None,
@@ -235,7 +235,7 @@ impl Prefix {
         let stop = std::sync::atomic::AtomicBool::new(false);
         let (checked, copied) = std::thread::scope(|scope| {
             let copier = scope.spawn(|| kernel_copy::rest(&source, out, probe, &stop));
-            let checked = self.check(&source);
+            let checked = self.check();
             if checked.is_err() {
                 stop.store(true, std::sync::atomic::Ordering::Relaxed);
             }
@@ -278,77 +278,181 @@ impl Prefix {
             Kind::Read {
                 raw,
                 big_endian,
-                next,
                 rest,
-            } => copy_read(raw, *big_endian, *next, &mut **rest, out),
-            Kind::Mapped { map, next } => {
-                let words = super::mapped_words(map);
-                check_boundaries(words, *next)?;
+                ..
+            } => copy_read(raw, *big_endian, &mut **rest, out),
+            Kind::Mapped { map, .. } => {
+                check_words(super::mapped_words(map))?;
                 out.write_all(map.as_ref()).map_err(Error::Write)?;
                 Ok(map.len() as u64)
             }
         }
     }
 
-    /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in bytes.
-    /// A mapped module's rest is read from `file` (the file mapped) rather than from the
-    /// mapping: only the prefix's pages are ever mapped in, so the process's memory stays small.
-    fn check(&mut self, file: &std::fs::File) -> Result<u64> {
+    /// Checks the module as [`Prefix::copy_to`] does, without writing it; returns its length in
+    /// bytes. A mapped module is read in its mapping, its pages given back behind the check
+    /// ([`check_mapped`]).
+    fn check(&mut self) -> Result<u64> {
         match &mut self.kind {
             Kind::Read { .. } => self.copy_to(&mut std::io::sink()),
-            Kind::Mapped { map, next } => {
-                // The prefix and the first instruction after it (there is one: it ended the
-                // prefix) from the mapping, the rest from the file.
-                let seen = &super::mapped_words(map)[..*next + 1];
-                let mut rest = ReadAt {
-                    file,
-                    at: seen.len() as u64 * 4,
-                };
-                copy_read(seen, false, *next, &mut rest, &mut std::io::sink())
+            Kind::Mapped { map, .. } => check_mapped(map),
+        }
+    }
+}
+
+/// Checks a mapped module as [`check_words`] does, a chunk at a time, giving each chunk's pages
+/// back once checked (reading the mapping copies nothing; giving its pages back keeps the
+/// process's memory small, as reading the file would).
+fn check_mapped(map: &memmap2::Mmap) -> Result<u64> {
+    let words = super::mapped_words(map);
+    let mut walker = Walker::new(words.get(3).copied().unwrap_or(0));
+    let step = CHUNK * 4; // words: 1 MiB
+    let mut at = HEADER_WORDS.min(words.len());
+    while at < words.len() {
+        let end = (at + step).min(words.len());
+        walker.feed(&words[at..end], at);
+        #[cfg(unix)]
+        {
+            // SAFETY: a private read-only mapping (`Mmap`): no page of it was written, so
+            // dropping pages loses nothing, and a later read maps the same file contents again
+            // (the one hazard is that of every mapping: see [`super::Words`]). The range is
+            // inside the mapping.
+            let _ = unsafe {
+                map.unchecked_advise_range(
+                    memmap2::UncheckedAdvice::DontNeed,
+                    at * 4,
+                    (end - at) * 4,
+                )
+            };
+        }
+        if walker.broken.is_some() {
+            break;
+        }
+        at = end;
+    }
+    walker.finish(words.len())?;
+    Ok(map.len() as u64)
+}
+
+/// The instruction boundaries and the ids ([`IdCheck`]) of a module's words, fed piece by piece
+/// in order; the errors are [`Module`]'s (and the index's, for ids), structural ones first.
+struct Walker {
+    ids: IdCheck,
+    /// Word offset of the next instruction head (`usize::MAX` once a word count of 0 was met).
+    next: usize,
+    /// The words so far of an instruction that continues in the next piece.
+    pending: Vec<u32>,
+    pending_at: usize,
+    /// Head and offset of the last instruction met.
+    last: (u32, usize),
+    /// A word count of 0 (reported after the length check, as [`Module`] does).
+    broken: Option<Error>,
+    /// The first id error (reported after every structural one).
+    id_error: Option<Error>,
+}
+
+impl Walker {
+    fn new(bound: u32) -> Self {
+        Walker {
+            ids: IdCheck::new(bound),
+            next: HEADER_WORDS,
+            pending: Vec::new(),
+            pending_at: 0,
+            last: (0, HEADER_WORDS),
+            broken: None,
+            id_error: None,
+        }
+    }
+
+    /// Whether an error was found (what is written from here on is to be discarded anyway).
+    fn failed(&self) -> bool {
+        self.broken.is_some() || self.id_error.is_some()
+    }
+
+    fn check(&mut self, words: &[u32], at: usize) {
+        if self.id_error.is_none() {
+            if let Err(e) = self.ids.inst(words, at) {
+                self.id_error = Some(e);
             }
         }
     }
-}
 
-/// Reads a file from an offset without moving its position (another thread copies from it).
-struct ReadAt<'a> {
-    file: &'a std::fs::File,
-    at: u64,
-}
-
-impl Read for ReadAt<'_> {
-    fn read(&mut self, buf: &mut [u8]) -> std::io::Result<usize> {
-        #[cfg(unix)]
-        let n = std::os::unix::fs::FileExt::read_at(self.file, buf, self.at)?;
-        #[cfg(windows)]
-        let n = std::os::windows::fs::FileExt::seek_read(self.file, buf, self.at)?;
-        #[cfg(not(any(unix, windows)))]
-        let n: usize = {
-            let _ = (buf, self.file);
-            return Err(std::io::Error::from(std::io::ErrorKind::Unsupported));
-        };
-        self.at += n as u64;
-        Ok(n)
-    }
-}
-
-/// The instruction boundaries from word `at` on, with [`Module`]'s errors.
-fn check_boundaries(words: &[u32], mut at: usize) -> Result<()> {
-    while at < words.len() {
-        let wc = (words[at] >> 16) as usize;
-        if wc == 0 || at + wc > words.len() {
-            return super::split(words).map(|_| ());
+    /// `words` (host order) are the module's words from word offset `base` on, right after the
+    /// previous piece (the first piece starts at or before [`HEADER_WORDS`]).
+    fn feed(&mut self, words: &[u32], base: usize) {
+        let end = base + words.len();
+        if !self.pending.is_empty() {
+            let wc = (self.pending[0] >> 16) as usize;
+            let take = (wc - self.pending.len()).min(words.len());
+            self.pending.extend_from_slice(&words[..take]);
+            if self.pending.len() < wc {
+                return;
+            }
+            let pending = std::mem::take(&mut self.pending);
+            self.check(&pending, self.pending_at);
+            self.pending = pending;
+            self.pending.clear();
         }
-        at += wc;
+        while self.next < end {
+            let k = self.next - base;
+            let head = words[k];
+            let wc = (head >> 16) as usize;
+            if wc == 0 {
+                self.broken = Some(Error::Malformed {
+                    offset: self.next,
+                    opcode: inst::op_name(head & 0xffff),
+                    message: "word count is 0".into(),
+                });
+                self.next = usize::MAX;
+                return;
+            }
+            self.last = (head, self.next);
+            if k + wc <= words.len() {
+                self.check(&words[k..k + wc], self.next);
+            } else {
+                self.pending.extend_from_slice(&words[k..]);
+                self.pending_at = self.next;
+            }
+            self.next += wc;
+        }
     }
-    Ok(())
+
+    /// After the last piece, which ended at word `end` (a whole number of words).
+    fn finish(self, end: usize) -> Result<()> {
+        if let Some(e) = self.broken {
+            return Err(e);
+        }
+        if self.next != end {
+            let (head, at) = self.last;
+            return Err(Error::Malformed {
+                offset: at,
+                opcode: inst::op_name(head & 0xffff),
+                message: format!(
+                    "word count {} runs past the end of the module ({} words left)",
+                    head >> 16,
+                    end - at
+                ),
+            });
+        }
+        if let Some(e) = self.id_error {
+            return Err(e);
+        }
+        self.ids.finish().map_err(|(_, e)| e)
+    }
 }
 
-/// [`Prefix::copy_to`] of a module being read.
+/// Checks a module's words (host order, header included) as [`Prefix::copy_to`] does.
+fn check_words(words: &[u32]) -> Result<()> {
+    let mut walker = Walker::new(words.get(3).copied().unwrap_or(0));
+    walker.feed(words.get(HEADER_WORDS..).unwrap_or(&[]), HEADER_WORDS);
+    walker.finish(words.len())
+}
+
+/// [`Prefix::copy_to`] of a module being read: `raw` are its first words (the header and at
+/// least the prefix, as read), `rest` the reader of the others.
 fn copy_read<W: Write>(
     raw: &[u32],
     big_endian: bool,
-    next: usize,
     rest: &mut dyn Read,
     out: &mut W,
 ) -> Result<u64> {
@@ -357,7 +461,6 @@ fn copy_read<W: Write>(
         path: String::new(),
         source: e,
     };
-    let mut bytes = vec![0u8; CHUNK];
     if cfg!(target_endian = "little") {
         // `raw` holds the bytes as read.
         // SAFETY: initialised u32 memory is valid as bytes; the length is the words' size.
@@ -366,63 +469,44 @@ fn copy_read<W: Write>(
         };
         write(out, read)?;
     } else {
-        for chunk in raw.chunks(CHUNK / 4) {
-            for (b, w) in bytes.chunks_exact_mut(4).zip(chunk) {
-                b.copy_from_slice(&w.to_le_bytes());
-            }
-            write(out, &bytes[..chunk.len() * 4])?;
-        }
+        let bytes: Vec<u8> = raw.iter().flat_map(|w| w.to_le_bytes()).collect();
+        write(out, &bytes)?;
     }
     let host = |w: u32| if big_endian { w.swap_bytes() } else { w };
-    let mut next = next;
-    let (mut last_head, mut last_at) = (host(raw[next]), next);
-    // A word count of 0 is reported after the length check, as [`Module`] does: the rest is
-    // still read (not written) to learn the length.
-    let mut broken: Option<Error> = None;
-    let word_count_0 = |at: usize, head: u32| Error::Malformed {
-        offset: at,
-        opcode: inst::op_name(head & 0xffff),
-        message: "word count is 0".into(),
+    let swapped: Vec<u32>;
+    let first: &[u32] = if big_endian {
+        swapped = raw.iter().map(|&w| host(w)).collect();
+        &swapped
+    } else {
+        raw
     };
-    // Boundaries inside the words already read (the prefix ends inside them).
-    while next < raw.len() {
-        let head = host(raw[next]);
-        if head >> 16 == 0 {
-            broken = Some(word_count_0(next, head));
-            next = usize::MAX;
-            break;
-        }
-        (last_head, last_at) = (head, next);
-        next += (head >> 16) as usize;
-    }
-    // Word offset of the first word of `bytes` once filled. `fill` fills the whole chunk (a
-    // multiple of 4 bytes) until the input ends, so only the last chunk can end mid-word.
+    let mut walker = Walker::new(first.get(3).copied().unwrap_or(0));
+    walker.feed(first.get(HEADER_WORDS..).unwrap_or(&[]), HEADER_WORDS);
+    // The chunk is read into words (no copy to turn bytes into words): their native reading is
+    // the module's host-order word unless the module's byte order is not the host's.
+    let swap = big_endian != cfg!(target_endian = "big");
+    let mut words = vec![0u32; CHUNK / 4];
+    // Word offset of the first word of the chunk once filled. `fill` fills the whole chunk (a
+    // multiple of 4 bytes) until the input ends, so only the last chunk can end mid-word. After
+    // an error the rest is still read (not written) to learn the length.
     let mut base = raw.len();
     loop {
-        let have = fill(rest, &mut bytes).map_err(read_err)?;
-        if broken.is_none() {
+        // SAFETY: u32 memory is valid as bytes, and any bytes are valid u32s; the view has the
+        // words' size and lives while `words` is not otherwise used.
+        let bytes =
+            unsafe { std::slice::from_raw_parts_mut(words.as_mut_ptr().cast::<u8>(), CHUNK) };
+        let have = fill(rest, bytes).map_err(read_err)?;
+        if !walker.failed() {
             write(out, &bytes[..have])?;
         }
         let whole = have / 4;
-        // Instruction boundaries inside this chunk's whole words.
-        while next < base + whole {
-            let k = (next - base) * 4;
-            let head = host(u32::from_le_bytes([
-                bytes[k],
-                bytes[k + 1],
-                bytes[k + 2],
-                bytes[k + 3],
-            ]));
-            let wc = (head >> 16) as usize;
-            if wc == 0 {
-                broken = Some(word_count_0(next, head));
-                next = usize::MAX;
-                break;
+        if walker.broken.is_none() {
+            if swap {
+                words[..whole].iter_mut().for_each(|w| *w = w.swap_bytes());
             }
-            (last_head, last_at) = (head, next);
-            next += wc;
+            walker.feed(&words[..whole], base);
         }
-        if have < bytes.len() {
+        if have < CHUNK {
             // End of input.
             let total = base * 4 + have;
             if have % 4 != 0 {
@@ -430,21 +514,7 @@ fn copy_read<W: Write>(
                     "truncated SPIR-V module: {total} bytes is not a whole number of 32-bit words"
                 )));
             }
-            if let Some(e) = broken {
-                return Err(e);
-            }
-            let end = base + whole;
-            if next != end {
-                let wc = (last_head >> 16) as usize;
-                return Err(Error::Malformed {
-                    offset: last_at,
-                    opcode: inst::op_name(last_head & 0xffff),
-                    message: format!(
-                        "word count {wc} runs past the end of the module ({} words left)",
-                        end - last_at
-                    ),
-                });
-            }
+            walker.finish(base + whole)?;
             return Ok(total as u64);
         }
         base += whole;

@@ -1,5 +1,11 @@
 //! Outputs written to temporaries beside their destinations and renamed into place only when
 //! every output of the run is written: a failed run leaves no output file created or modified.
+//!
+//! Where the file system allows it (Linux, `O_TMPFILE`, `/proc` mounted), the temporary has no
+//! name while it is written: a process killed then (SIGKILL, a crash, a power cut) leaves nothing
+//! behind. Once written, it is linked under a temporary name beside the destination (`linkat` of
+//! `/proc/self/fd/N`), to be renamed over the destination with the other outputs. Elsewhere it is
+//! a named temporary from the start; the signal handler removes it on SIGINT, SIGTERM, SIGHUP.
 
 use crate::signals as remove_on_signal;
 use spec_link::Error;
@@ -75,17 +81,43 @@ pub(crate) fn stage(
     // A name of our own, created here (never truncating a file some other process left or is
     // writing: a stale temporary of a killed run, or one of another process with the same id
     // in another PID namespace sharing the directory); `Staged` removes only what it created.
-    let mut attempt = 0u32;
-    let (staged, file) = loop {
+    let tmp_name = |attempt: u32| {
         let suffix = if attempt == 0 {
             String::new()
         } else {
             format!(".{attempt}")
         };
-        let tmp = dir.join(format!(
+        dir.join(format!(
             ".{file}.spec-link-{}{suffix}.tmp",
             std::process::id()
-        ));
+        ))
+    };
+    if let Some(unnamed) = unnamed::create(dir) {
+        let mut out = std::io::BufWriter::with_capacity(1 << 20, unnamed);
+        write(&mut out).map_err(write_error)?;
+        let unnamed = out.into_inner().map_err(|e| io(e.into_error()))?;
+        let mut attempt = 0u32;
+        loop {
+            let tmp = tmp_name(attempt);
+            match unnamed::link(&unnamed, &tmp) {
+                Ok(()) => {
+                    let on_signal = remove_on_signal::remember(&tmp);
+                    return Ok(Some(Staged {
+                        tmp,
+                        dest: dest.to_path_buf(),
+                        on_signal,
+                    }));
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists && attempt < 100 => {
+                    attempt += 1
+                }
+                Err(e) => return Err(io(e)),
+            }
+        }
+    }
+    let mut attempt = 0u32;
+    let (staged, file) = loop {
+        let tmp = tmp_name(attempt);
         match std::fs::OpenOptions::new()
             .write(true)
             .create_new(true)
@@ -110,6 +142,67 @@ pub(crate) fn stage(
     write(&mut out).map_err(write_error)?;
     out.into_inner().map_err(|e| io(e.into_error()))?;
     Ok(Some(staged))
+}
+
+/// Unnamed temporaries: `O_TMPFILE`, linked into the directory by `/proc/self/fd/N`.
+#[cfg(target_os = "linux")]
+mod unnamed {
+    use std::os::unix::ffi::OsStrExt;
+    use std::os::unix::fs::OpenOptionsExt;
+    use std::os::unix::io::AsRawFd;
+    use std::path::{Path, PathBuf};
+
+    fn proc_path(file: &std::fs::File) -> PathBuf {
+        PathBuf::from(format!("/proc/self/fd/{}", file.as_raw_fd()))
+    }
+
+    /// An unnamed file in `dir` (mode 0666 less the umask, as a named one), or `None` when the
+    /// file system or kernel has no `O_TMPFILE` or `/proc` cannot name it for [`link`].
+    pub fn create(dir: &Path) -> Option<std::fs::File> {
+        let file = std::fs::OpenOptions::new()
+            .write(true)
+            .mode(0o666)
+            .custom_flags(libc::O_TMPFILE)
+            .open(dir)
+            .ok()?;
+        // `/proc/self/fd/N` must lead to it (no /proc: fall back before anything is written).
+        std::fs::metadata(proc_path(&file)).ok()?;
+        Some(file)
+    }
+
+    /// Gives `file` (from [`create`]) the name `path` (an error if `path` exists).
+    pub fn link(file: &std::fs::File, path: &Path) -> std::io::Result<()> {
+        let from = std::ffi::CString::new(proc_path(file).as_os_str().as_bytes())?;
+        let to = std::ffi::CString::new(path.as_os_str().as_bytes())?;
+        // SAFETY: two NUL-terminated paths that live across the call.
+        let r = unsafe {
+            libc::linkat(
+                libc::AT_FDCWD,
+                from.as_ptr(),
+                libc::AT_FDCWD,
+                to.as_ptr(),
+                libc::AT_SYMLINK_FOLLOW,
+            )
+        };
+        if r == 0 {
+            Ok(())
+        } else {
+            Err(std::io::Error::last_os_error())
+        }
+    }
+}
+
+#[cfg(not(target_os = "linux"))]
+mod unnamed {
+    use std::path::Path;
+
+    pub fn create(_: &Path) -> Option<std::fs::File> {
+        None
+    }
+
+    pub fn link(_: &std::fs::File, _: &Path) -> std::io::Result<()> {
+        Err(std::io::ErrorKind::Unsupported.into())
+    }
 }
 
 /// The path an output written to `dest` is renamed over: `dest`, or the regular file a symbolic

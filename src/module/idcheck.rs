@@ -1,0 +1,386 @@
+//! The id checks of an instruction stream, the same for every way a module is read (indexed,
+//! loaded and passed through, or streamed through): every result id is below the id bound and
+//! defined once; every id an instruction uses or names is below the bound and defined somewhere
+//! in the module.
+//!
+//! Algorithm: one forward walk, fed an instruction at a time ([`IdCheck::inst`]). Result ids go
+//! into a set. A used id not yet in it is a forward reference — legal in SPIR-V for names,
+//! decorations, entry points, execution modes, forward pointers, branches, phis and calls — and
+//! is noted once, with the first instruction that used it; [`IdCheck::finish`] reports the first
+//! noted use (in instruction order) whose id the walk never saw defined. An id at or above the
+//! bound is reported at once, at the instruction that holds it.
+//!
+//! Which words are ids comes from the grammar: [`inst::visit_use_positions`] (fixed layouts,
+//! else rspirv's grammar); an `OpExtInst`'s operands from its set's grammar
+//! ([`inst::ext_inst_use_positions`]; an unknown set: only its result type and set). An
+//! instruction that cannot be decoded (an unknown opcode, operands that do not fit the grammar)
+//! has its operands left unchecked, as every pass treats it conservatively.
+//!
+//! Memory: the set of ids is a bitset that grows with the ids met, up to one bit per 4 bytes of
+//! module walked so far (plus 64 Ki ids); larger ids go to a hash set, so a hostile bound or id
+//! never sizes an allocation. Forward references cost one entry each (at most one per id).
+
+use super::idhash::{IdMap, IdSet};
+use super::inst;
+use crate::error::{Error, Result};
+use spirv::Op;
+
+/// A set of ids: a bitset grown on demand within a limit, a hash set beyond it.
+#[derive(Default)]
+struct Ids {
+    dense: Vec<u64>,
+    sparse: IdSet<u32>,
+}
+
+impl Ids {
+    /// Adds `id`; false if it was there. The bitset grows to hold it if that keeps it under
+    /// `limit_bits`.
+    #[inline]
+    fn insert(&mut self, id: u32, limit_bits: usize) -> bool {
+        let w = (id / 64) as usize;
+        if w >= self.dense.len() && (id as usize) < limit_bits {
+            // Grow by doubling (amortised), within the limit.
+            let want = (w + 1)
+                .max(self.dense.len() * 2)
+                .min(limit_bits.div_ceil(64));
+            self.dense.resize(want.max(w + 1), 0);
+        }
+        match self.dense.get_mut(w) {
+            Some(word) => {
+                let bit = 1u64 << (id % 64);
+                let had = *word & bit != 0;
+                *word |= bit;
+                !had && (self.sparse.is_empty() || !self.sparse.contains(&id))
+            }
+            None => self.sparse.insert(id),
+        }
+    }
+
+    #[inline]
+    fn contains(&self, id: u32) -> bool {
+        self.dense
+            .get((id / 64) as usize)
+            .is_some_and(|word| word & (1 << (id % 64)) != 0)
+            || (!self.sparse.is_empty() && self.sparse.contains(&id))
+    }
+}
+
+/// The first use of an id not defined before it: `[id, word offset]` (8 bytes: real modules
+/// name and decorate most ids before defining them); the opcodes are kept as runs.
+type Forward = [u32; 2];
+
+/// The id checks of one module (see the module docs).
+pub struct IdCheck {
+    bound: u32,
+    defined: Ids,
+    /// Ids noted in `forward`.
+    noted: Ids,
+    forward: Vec<Forward>,
+    /// `(first entry of forward, opcode)` of each run of entries of one opcode.
+    forward_ops: Vec<(u32, u32)>,
+    ext_sets: IdMap<u32, inst::ExtSet>,
+    /// Limit of the bitsets (grows with the words walked).
+    limit_bits: usize,
+    /// Id operands of an instruction without a fixed layout.
+    scratch: Vec<u32>,
+    /// The first id at or above the bound met in the current instruction.
+    above: Option<u32>,
+    /// [`layouts`], looked up once.
+    layouts: &'static [u8],
+}
+
+const OP_EXT_INST: u32 = Op::ExtInst as u32;
+const OP_EXT_INST_IMPORT: u32 = Op::ExtInstImport as u32;
+const OP_NAME: u32 = Op::Name as u32;
+const OP_DECORATE: u32 = Op::Decorate as u32;
+
+fn error(offset: usize, opcode: u32, message: String) -> Error {
+    Error::Malformed {
+        offset,
+        opcode: inst::op_name(opcode),
+        message,
+    }
+}
+
+/// Per opcode: has a result type, has a result id, has operands after them and every one is an
+/// id. (An opcode without such operands is left to [`inst::visit_use_positions`], which takes
+/// the extra words of a malformed `OpReturn` or `OpTypeVoid` for no ids: the id positions are
+/// exactly those every pass, the linker's renumbering included, sees.)
+const HAS_TYPE: u8 = 1;
+const HAS_RESULT: u8 = 2;
+const ALL_IDS: u8 = 4;
+
+fn layouts() -> &'static [u8] {
+    static TABLE: std::sync::OnceLock<Vec<u8>> = std::sync::OnceLock::new();
+    TABLE.get_or_init(|| {
+        (0..1u32 << 16)
+            .map(|op| match inst::result_info(op) {
+                None => 0,
+                Some((t, r)) => {
+                    let operands = rspirv::grammar::INSTRUCTION_TABLE
+                        .lookup_opcode(op)
+                        .map_or(0, |g| g.operands.len());
+                    let all_ids =
+                        inst::all_operands_are_ids(op) && operands > t as usize + r as usize;
+                    HAS_TYPE * t as u8 + HAS_RESULT * r as u8 + ALL_IDS * all_ids as u8
+                }
+            })
+            .collect()
+    })
+}
+
+impl IdCheck {
+    /// A check for a module whose header declares id bound `bound`.
+    pub fn new(bound: u32) -> Self {
+        IdCheck {
+            bound,
+            defined: Ids::default(),
+            noted: Ids::default(),
+            forward: Vec::new(),
+            forward_ops: Vec::new(),
+            ext_sets: IdMap::default(),
+            limit_bits: 1 << 16,
+            scratch: Vec::new(),
+            above: None,
+            layouts: layouts(),
+        }
+    }
+
+    /// One used id of the instruction at `offset`.
+    #[inline(always)]
+    fn used(&mut self, id: u32, offset: usize, op: u32) {
+        if id >= self.bound {
+            self.above.get_or_insert(id);
+        } else if !self.defined.contains(id) && self.noted.insert(id, self.limit_bits) {
+            if self.forward_ops.last().is_none_or(|&(_, o)| o != op) {
+                self.forward_ops.push((self.forward.len() as u32, op));
+            }
+            self.forward.push([id, offset as u32]);
+        }
+    }
+
+    /// Checks the instruction `words` (host order, whole: its word count is its length) at word
+    /// `offset` of the module. Instructions come in module order.
+    pub fn inst(&mut self, words: &[u32], offset: usize) -> Result<()> {
+        let op = words[0] & 0xffff;
+        let n = words.len();
+        self.limit_bits = self.limit_bits.max(offset + n + (1 << 16));
+        let layout = self.layouts[op as usize];
+        let mut at = 1;
+        if layout & HAS_TYPE != 0 {
+            at = 2;
+        }
+        if layout & HAS_RESULT != 0 {
+            if let Some(&id) = words.get(at) {
+                self.defined_here(id, words, offset, op)?;
+            }
+            at += 1;
+        }
+        if layout & ALL_IDS != 0 && n >= at {
+            if layout & HAS_TYPE != 0 {
+                self.used(words[1], offset, op);
+            }
+            for &id in &words[at..] {
+                self.used(id, offset, op);
+            }
+        } else if op == OP_NAME && n >= 3 && inst::string_len(&words[2..]) == Some(n - 2)
+            || op == OP_DECORATE
+                && n >= 3
+                && inst::decoration_parameters_are_literals(words[2], &words[3..])
+        {
+            // `OpName` / `OpDecorate` with literal parameters: the target only (as
+            // [`inst::visit_use_positions`] gives them).
+            self.used(words[1], offset, op);
+        } else {
+            let mut scratch = std::mem::take(&mut self.scratch);
+            scratch.clear();
+            if op == OP_EXT_INST {
+                let set = words
+                    .get(3)
+                    .and_then(|s| self.ext_sets.get(s))
+                    .copied()
+                    .unwrap_or(inst::ExtSet::Unknown);
+                match inst::ext_inst_use_positions(words, set) {
+                    Some(positions) => scratch.extend(positions.into_iter().map(|p| words[p])),
+                    None if n >= 5 => scratch.extend([words[1], words[3]]),
+                    None => {}
+                }
+            } else {
+                inst::visit_use_positions(words, |p| scratch.push(words[p]));
+            }
+            for &id in &scratch {
+                self.used(id, offset, op);
+            }
+            self.scratch = scratch;
+        }
+        match self.above.take() {
+            Some(id) => Err(error(
+                offset,
+                op,
+                format!("id %{id} is not below the module's id bound {}", self.bound),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    /// The result id `id` of the instruction `words` at `offset`.
+    fn defined_here(&mut self, id: u32, words: &[u32], offset: usize, op: u32) -> Result<()> {
+        if !self.defined.insert(id, self.limit_bits) {
+            return Err(error(offset, op, format!("id %{id} is defined twice")));
+        }
+        if id >= self.bound {
+            return Err(error(
+                offset,
+                op,
+                format!("id %{id} is not below the module's id bound {}", self.bound),
+            ));
+        }
+        if op == OP_EXT_INST_IMPORT {
+            if let Some((name, _)) = words.get(2..).and_then(inst::read_string) {
+                self.ext_sets.insert(id, inst::ext_set(&name));
+            }
+        }
+        Ok(())
+    }
+
+    /// After the last instruction: the first use of an id the module never defines (its
+    /// instruction's word offset, and the error).
+    pub fn finish(self) -> std::result::Result<(), (usize, Error)> {
+        let Some(k) = self
+            .forward
+            .iter()
+            .position(|&[id, _]| !self.defined.contains(id))
+        else {
+            return Ok(());
+        };
+        let [id, offset] = self.forward[k];
+        let run = self
+            .forward_ops
+            .partition_point(|&(start, _)| start as usize <= k);
+        let op = run
+            .checked_sub(1)
+            .and_then(|r| self.forward_ops.get(r))
+            .map_or(0, |&(_, op)| op);
+        Err((
+            offset as usize,
+            error(
+                offset as usize,
+                op,
+                format!("id %{id} is never defined in the module"),
+            ),
+        ))
+    }
+}
+
+/// The id checks over a whole module (its input words, edits ignored).
+pub fn check_module(module: &super::Module) -> Result<()> {
+    let mut check = IdCheck::new(module.bound());
+    for i in 0..module.len() {
+        check.inst(module.original(i), module.offset_of(i))?;
+    }
+    check.finish().map_err(|(_, e)| e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module::inst::{build, string_words};
+
+    fn run(bound: u32, insts: &[Vec<u32>]) -> std::result::Result<(), String> {
+        let mut check = IdCheck::new(bound);
+        let mut offset = 5;
+        for w in insts {
+            check.inst(w, offset).map_err(|e| e.to_string())?;
+            offset += w.len();
+        }
+        check.finish().map_err(|(_, e)| e.to_string())
+    }
+
+    fn name(id: u32, s: &str) -> Vec<u32> {
+        let mut ops = vec![id];
+        ops.extend(string_words(s.as_bytes()));
+        build(Op::Name, &ops)
+    }
+
+    #[test]
+    fn forward_references_are_legal_and_missing_ids_are_not() {
+        let int = build(Op::TypeInt, &[1, 32, 0]);
+        let ptr = build(Op::TypePointer, &[2, 7, 1]);
+        // Named before it is defined: fine.
+        assert_eq!(
+            run(
+                10,
+                &[
+                    name(3, "x"),
+                    int.clone(),
+                    ptr.clone(),
+                    build(Op::Variable, &[2, 3, 7])
+                ]
+            ),
+            Ok(())
+        );
+        // Named, never defined.
+        let e = run(10, &[name(4, "x"), int.clone(), ptr.clone()]);
+        assert_eq!(
+            e,
+            Err(
+                "malformed instruction at word 5 (OpName): id %4 is never defined in the module"
+                    .into()
+            )
+        );
+        // An operand at the bound.
+        let e = run(10, &[int.clone(), ptr.clone(), build(Op::Store, &[2, 10])]);
+        assert_eq!(
+            e,
+            Err("malformed instruction at word 13 (OpStore): id %10 is not below the module's id bound 10".into())
+        );
+        // A result at the bound; one defined twice.
+        assert!(
+            run(2, &[int.clone(), ptr.clone()]).is_err_and(|e| e.contains("id %2 is not below"))
+        );
+        assert!(run(10, &[int.clone(), int]).is_err_and(|e| e.contains("id %1 is defined twice")));
+    }
+
+    /// The fast path reads exactly the ids [`inst::visit_use_positions`] gives, for every opcode
+    /// with 1 to 6 words (extra words of an instruction without operands are no ids).
+    #[test]
+    fn the_ids_checked_are_those_every_pass_sees() {
+        for op in 0..=u16::MAX as u32 {
+            if op == OP_EXT_INST {
+                continue;
+            }
+            for n in 1..=6u32 {
+                // Every word an id of its own, all below the bound and undefined: each use is
+                // noted once, in order.
+                let words: Vec<u32> = (0..n)
+                    .map(|k| if k == 0 { n << 16 | op } else { 100 + k })
+                    .collect();
+                let mut check = IdCheck::new(1000);
+                if check.inst(&words, 5).is_err() {
+                    continue;
+                }
+                let mut noted: Vec<u32> = check.forward.iter().map(|&[id, _]| id).collect();
+                let mut expected = Vec::new();
+                inst::visit_use_positions(&words, |p| expected.push(words[p]));
+                let result = inst::result_id(&words);
+                expected.retain(|&id| Some(id) != result);
+                noted.sort_unstable();
+                expected.sort_unstable();
+                expected.dedup();
+                assert_eq!(noted, expected, "{} with {n} words", inst::op_name(op));
+            }
+        }
+    }
+
+    #[test]
+    fn huge_ids_do_not_size_the_sets() {
+        let mut ids = Ids::default();
+        assert!(ids.insert(u32::MAX - 1, 1 << 16));
+        assert!(!ids.insert(u32::MAX - 1, 1 << 16));
+        assert!(ids.contains(u32::MAX - 1));
+        assert!(ids.dense.is_empty());
+        assert!(ids.insert(5, 1 << 16));
+        assert!(ids.contains(5) && !ids.contains(6));
+        assert!(ids.dense.len() <= 1024);
+    }
+}
