@@ -2,11 +2,11 @@
 //! SPIR-V binaries.
 //!
 //! [`process`] runs the named steps in order:
-//! 1. `load` — bytes → [`module::Module`] (words + index, either byte order);
-//! 2. `find markers` — [`markers::find_markers`];
-//! 3. `assign` — [`specmap::build`]: SpecIds, descriptors, default bytes;
-//! 4. `lower` — [`lower::native::lower_native`], then [`lower::apply_replacements`];
-//! 5. `cleanup` — [`cleanup::cleanup`] (post-condition: no marker survives);
+//! 1. `load` — bytes → `module::Module` (words + index, either byte order);
+//! 2. `find markers` — `markers::find_markers`;
+//! 3. `assign` — `specmap::build`: SpecIds, descriptors, default bytes;
+//! 4. `lower` — `lower::native::lower_native`, then `lower::apply_replacements`;
+//! 5. `cleanup` — `cleanup::cleanup` (post-condition: no marker survives);
 //! 6. `validate` — `spirv-val` on the output (see [`Validation`]);
 //! 7. `sidecars` — the `.prop` and JSON sidecars in memory when [`Options::sidecars`] asks for
 //!    them; [`Output::write_prop`] and [`Output::write_json`] write them one property at a time
@@ -16,23 +16,33 @@
 //! Library code never prints and never exits; the binary does.
 
 #![deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+#![warn(missing_docs)]
 
-pub mod cleanup;
+pub(crate) mod cleanup;
 pub mod error;
 pub mod info;
-pub mod layout;
+pub(crate) mod layout;
 pub mod link;
-pub mod lower;
-pub mod markers;
-pub mod module;
+pub(crate) mod lower;
 pub mod properties;
 pub mod sidecar;
 pub mod specialize;
-pub mod specmap;
 pub mod split;
+
+// Internal stages the project's own tests, benchmarks and fuzz targets reach into: not part of
+// the library's API (hidden from its documentation, no stability promise).
+#[doc(hidden)]
+pub mod markers;
+#[doc(hidden)]
+pub mod module;
+#[doc(hidden)]
+pub mod specmap;
+#[doc(hidden)]
 pub mod validate;
 
 pub use error::{Error, Result};
+pub use lower::emulation::KernelBuffer;
+pub use specmap::{SpecConstant, SpecMap};
 
 use module::ids::IdAllocator;
 use module::index::Index;
