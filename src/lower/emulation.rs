@@ -60,9 +60,45 @@ pub fn lower_emulation(
     ids: &mut IdAllocator,
     intern: &mut Intern,
 ) -> Result<Vec<KernelBuffer>> {
-    let packed = map.numbering == Some(Numbering::EmulationPacked);
+    refuse_bools_in_composites(map)?;
+    // 1. Functions that need the buffer parameter, and the parameter threaded through them.
+    let threading = Threading::find(index, markers);
+    check_only_called_directly(module, index, &threading.threaded)?;
+    // (It asks for types and integer constants: their definitions in one pass.)
+    intern.prepare(module, &[Op::TypeInt, Op::Constant]);
+    let uchar = intern.get(module, ids, Op::TypeInt, None, &[8, 0])?;
+    if !threading.threaded.is_empty() {
+        index.ensure_capability(module, Capability::Int8);
+    }
+    let buffer_ty = intern.get(
+        module,
+        ids,
+        Op::TypePointer,
+        None,
+        &[StorageClass::CrossWorkgroup as u32, uchar],
+    )?;
+    let param_of =
+        add_buffer_parameters(module, index, ids, intern, &threading.threaded, buffer_ty)?;
+    pass_buffer_at_calls(module, &threading.callers, &param_of)?;
+    // (Every call of the module: not kept while the loads are built; peak memory.)
+    let Threading {
+        threaded,
+        from_handler,
+        ..
+    } = threading;
+    // 2. Each call becomes a load.
+    let buffers = Buffers {
+        param_of: &param_of,
+        buffer_ty,
+        uchar,
+        from_handler,
+    };
+    replace_calls_with_loads(module, index, markers, map, ids, intern, &buffers)?;
+    kernel_buffers(module, index, markers, &threaded, from_handler)
+}
 
-    // Bools inside composites have no memory layout to load.
+/// Bools inside composites have no memory layout to load.
+fn refuse_bools_in_composites(map: &SpecMap) -> Result<()> {
     for c in &map.constants {
         if let SpecNode::Composite { .. } = c.tree {
             if contains_bool(map, &c.tree) {
@@ -74,57 +110,76 @@ pub fn lower_emulation(
         }
     }
 
-    // 1. Functions that need the buffer parameter.
-    let mut callers: IdMap<u32, Vec<(u32, usize)>> = IdMap::default(); // callee → (caller, call inst)
-    for call in &index.calls {
-        if let Some(f) = index.functions.get(call.function as usize) {
-            callers
-                .entry(call.callee)
-                .or_default()
-                .push((f.id, call.inst as usize));
-        }
-    }
-    // An AOT image built at -O0: its kernels hand their buffer argument to the kernel_handler,
-    // and every call not given it as a parameter loads it from there. The loaded pointer is then
-    // the buffer, as DPC++ reads it (and its runtime binds the kernel's own argument).
-    let from_handler = !markers.handler_buffers.is_empty()
-        && markers
-            .calls
-            .iter()
-            .all(|c| c.rt_param.is_some() || c.rt_loaded);
-    let mut threaded: BTreeSet<u32> = BTreeSet::new();
-    let mut work: Vec<u32> = markers
-        .calls
-        .iter()
-        .filter(|c| c.rt_param.is_none() && !from_handler)
-        .map(|c| c.caller)
-        .collect();
-    while let Some(f) = work.pop() {
-        if threaded.insert(f) {
-            for &(caller, _) in callers.get(&f).into_iter().flatten() {
-                work.push(caller);
+    Ok(())
+}
+
+/// Which functions take the buffer as a new parameter.
+struct Threading {
+    /// Callee → (caller, call instruction), for every call of the module.
+    callers: IdMap<u32, Vec<(u32, usize)>>,
+    /// The buffer comes from the `kernel_handler` (an AOT image at -O0).
+    from_handler: bool,
+    /// The functions that get the parameter: those with a call that has no buffer of its own,
+    /// and their callers, transitively.
+    threaded: BTreeSet<u32>,
+}
+
+impl Threading {
+    fn find(index: &Index, markers: &Markers) -> Threading {
+        let mut callers: IdMap<u32, Vec<(u32, usize)>> = IdMap::default(); // callee → (caller, call inst)
+        for call in &index.calls {
+            if let Some(f) = index.functions.get(call.function as usize) {
+                callers
+                    .entry(call.callee)
+                    .or_default()
+                    .push((f.id, call.inst as usize));
             }
         }
-    }
-    check_only_called_directly(module, index, &threaded)?;
+        // An AOT image built at -O0: its kernels hand their buffer argument to the kernel_handler,
+        // and every call not given it as a parameter loads it from there. The loaded pointer is then
+        // the buffer, as DPC++ reads it (and its runtime binds the kernel's own argument).
+        let from_handler = !markers.handler_buffers.is_empty()
+            && markers
+                .calls
+                .iter()
+                .all(|c| c.rt_param.is_some() || c.rt_loaded);
+        let mut threaded: BTreeSet<u32> = BTreeSet::new();
+        let mut work: Vec<u32> = markers
+            .calls
+            .iter()
+            .filter(|c| c.rt_param.is_none() && !from_handler)
+            .map(|c| c.caller)
+            .collect();
+        while let Some(f) = work.pop() {
+            if threaded.insert(f) {
+                for &(caller, _) in callers.get(&f).into_iter().flatten() {
+                    work.push(caller);
+                }
+            }
+        }
 
-    // (It asks for types and integer constants: their definitions in one pass.)
-    intern.prepare(module, &[Op::TypeInt, Op::Constant]);
-    let uchar = intern.get(module, ids, Op::TypeInt, None, &[8, 0])?;
-    if !threaded.is_empty() {
-        index.ensure_capability(module, Capability::Int8);
+        Threading {
+            callers,
+            from_handler,
+            threaded,
+        }
     }
-    let buffer_ty = intern.get(
-        module,
-        ids,
-        Op::TypePointer,
-        None,
-        &[StorageClass::CrossWorkgroup as u32, uchar],
-    )?;
+}
+
+/// Appends the buffer parameter to every function in `threaded` (a new `OpTypeFunction` each,
+/// the parameter named [`BUFFER_PARAM_NAME`]); returns function → its parameter.
+fn add_buffer_parameters(
+    module: &mut Module,
+    index: &Index,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+    threaded: &BTreeSet<u32>,
+    buffer_ty: u32,
+) -> Result<BTreeMap<u32, u32>> {
     let mut param_of: BTreeMap<u32, u32> = BTreeMap::new();
     // (These loops read the input forward, mostly: its pages go behind them.)
     let mut behind = ReleaseBehind::default();
-    for &f in &threaded {
+    for &f in threaded {
         let func = function(index, f)?;
         behind.passed(module, module.offset_of(func.start));
         let p = ids.alloc()?;
@@ -170,7 +225,15 @@ pub fn lower_emulation(
         name.extend(inst::string_words(BUFFER_PARAM_NAME.as_bytes()));
         module.append_name(&build(Op::Name, &name));
     }
-    // Every call to a threaded function passes the caller's buffer.
+    Ok(param_of)
+}
+
+/// Every call to a threaded function passes the caller's buffer.
+fn pass_buffer_at_calls(
+    module: &mut Module,
+    callers: &IdMap<u32, Vec<(u32, usize)>>,
+    param_of: &BTreeMap<u32, u32>,
+) -> Result<()> {
     let mut behind = ReleaseBehind::default();
     for &f in param_of.keys() {
         for &(caller, ci) in callers.get(&f).into_iter().flatten() {
@@ -190,10 +253,39 @@ pub fn lower_emulation(
             module.replace(ci, w);
         }
     }
-    // (Every call of the module: not kept while the loads are built; peak memory.)
-    drop(callers);
+    Ok(())
+}
 
-    // 2. Each call becomes a load.
+/// Where the calls find their buffer.
+struct Buffers<'a> {
+    /// Threaded function → its buffer parameter.
+    param_of: &'a BTreeMap<u32, u32>,
+    /// `CrossWorkgroup` pointer to 8-bit integers: the appended parameter's type.
+    buffer_ty: u32,
+    /// The 8-bit integer type.
+    uchar: u32,
+    /// The buffer comes from the `kernel_handler` (an AOT image at -O0).
+    from_handler: bool,
+}
+
+/// Each marker call becomes an access chain to its constant's offset, a bitcast and a load
+/// (a byte and a comparison for `bool`; a store through the sret pointer for sret calls).
+fn replace_calls_with_loads(
+    module: &mut Module,
+    index: &Index,
+    markers: &Markers,
+    map: &SpecMap,
+    ids: &mut IdAllocator,
+    intern: &mut Intern,
+    buffers: &Buffers<'_>,
+) -> Result<()> {
+    let packed = map.numbering == Some(Numbering::EmulationPacked);
+    let Buffers {
+        param_of,
+        buffer_ty,
+        uchar,
+        from_handler,
+    } = *buffers;
     let uint = intern.get(module, ids, Op::TypeInt, None, &[32, 0])?;
     let layout = Layout::new(module, index);
     let mut pointer_types: Vec<(u32, u32, u32)> = Vec::new(); // (storage, pointee, id) needed
@@ -287,7 +379,17 @@ pub fn lower_emulation(
         module.replace(call.inst as usize, out);
     }
 
-    // Which argument takes the buffer, per kernel.
+    Ok(())
+}
+
+/// Which argument of each kernel takes the buffer.
+fn kernel_buffers(
+    module: &Module,
+    index: &Index,
+    markers: &Markers,
+    threaded: &BTreeSet<u32>,
+    from_handler: bool,
+) -> Result<Vec<KernelBuffer>> {
     let mut rt_param_of: IdMap<u32, u32> = IdMap::default(); // caller → its first call's RTBuffer
     for c in &markers.calls {
         if let Some(p) = c.rt_param {
