@@ -550,6 +550,24 @@ impl Index {
             .unwrap_or(inst::ExtSet::Unknown)
     }
 
+    /// Calls `f` with every id `words` uses, as [`Index::visit_use_ids`] does, when that needs no
+    /// decoding (the fixed layouts of [`inst`], and extended instructions that take ids only);
+    /// returns false, having called nothing, otherwise. A pass that looks for a few ids among
+    /// every instruction's operands calls this first: it reads only the id positions, where a
+    /// scan of every word also stops at literals (`Aligned 4`, an extended instruction's
+    /// number) that equal a small id.
+    #[inline]
+    pub fn visit_use_ids_undecoded(&self, words: &[u32], mut f: impl FnMut(u32)) -> bool {
+        let op = words[0] & 0xffff;
+        if op == Op::ExtInst as u32 {
+            return words.len() >= 5
+                && inst::visit_ext_inst_id_positions(words, self.ext_set_of(words[3]), &mut |p| {
+                    f(words[p])
+                });
+        }
+        op != Op::Switch as u32 && inst::visit_fixed_use_positions(words, |p| f(words[p]))
+    }
+
     /// Calls `f` with every id `words` uses (see [`Index::id_use_positions`]); when the
     /// instruction cannot be decoded, with every word after the opcode (conservative).
     #[inline]

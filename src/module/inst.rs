@@ -302,6 +302,14 @@ pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
     }
 }
 
+/// Calls `f` with the word position of every id this instruction uses when its layout is fixed
+/// (the common instructions: loads, stores, arithmetic, …); returns false, having called
+/// nothing, when it needs decoding.
+#[inline]
+pub fn visit_fixed_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
+    fixed_use_positions(words, &mut f)
+}
+
 /// Id positions of the common instructions whose layout is fixed, without decoding.
 fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     let mut v = Vec::with_capacity(words.len());
