@@ -23,7 +23,7 @@
 //! Postcondition (checked): no marker declaration and no call to one is left.
 
 use crate::error::{Error, Result};
-use crate::lower::{self, Replacements};
+use crate::lower::{self, Replacements, Rewrites};
 use crate::markers::Markers;
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
@@ -354,7 +354,7 @@ pub fn cleanup(
     let count_range = |range: std::ops::Range<usize>,
                        count: &mut [u32],
                        live: &mut IdBits,
-                       rewritten: &mut Vec<(usize, Vec<u32>)>|
+                       rewritten: &mut Rewrites|
      -> Result<()> {
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
@@ -366,20 +366,18 @@ pub fn cleanup(
                        w: &[u32],
                        count: &mut [u32],
                        live: &IdBits,
-                       rewritten: &mut Vec<(usize, Vec<u32>)>|
+                       rewritten: &mut Rewrites|
          -> Result<bool> {
             let k = callers.partition_point(|&(_, end)| end < i);
             if !callers.get(k).is_some_and(|&(start, _)| start <= i) {
                 return Ok(false);
             }
-            let Some(new) = lower::rewrite_uses(module, index, i, w, replaced, replacements)?
-            else {
+            if !lower::rewrite_uses(module, index, i, w, replaced, replacements, rewritten)? {
                 return Ok(false);
-            };
-            for one in instructions(&new) {
+            }
+            for one in instructions(rewritten.last()) {
                 count_in(one, count, live);
             }
-            rewritten.push((i, new));
             Ok(true)
         };
         // A use that keeps `id` (see above): pins it, but a replaced call result only counts
@@ -491,14 +489,14 @@ pub fn cleanup(
     let n = module.len();
     let slots = dce.def_inst.len();
     let mut count = vec![0u32; slots];
-    let mut rewritten: Vec<(usize, Vec<u32>)> = Vec::new();
+    let mut rewritten = Rewrites::default();
     if n >= PARALLEL_COUNT_MIN {
         let mid = n / 2;
         let (lower_half, upper) = std::thread::scope(|scope| {
             let upper = scope.spawn(|| {
                 let mut c = vec![0u32; slots];
                 let mut live = candidates.clone();
-                let mut r = Vec::new();
+                let mut r = Rewrites::default();
                 count_range(mid..n, &mut c, &mut live, &mut r).map(|()| (c, r))
             });
             let mut live = candidates.clone();
@@ -512,7 +510,7 @@ pub fn cleanup(
         for (c, u) in count.iter_mut().zip(upper) {
             *c = c.saturating_add(u);
         }
-        rewritten.extend(upper_rewritten);
+        rewritten.append(upper_rewritten);
     } else {
         let mut live = candidates.clone();
         count_range(0..n, &mut count, &mut live, &mut rewritten)?;
@@ -520,9 +518,7 @@ pub fn cleanup(
     for w in instructions(module.appended_globals()) {
         count_in(w, &mut count, &candidates);
     }
-    for (i, new) in rewritten {
-        module.replace(i, new);
-    }
+    rewritten.apply(module);
     dce.count = count;
 
     // Ids removed, whose names and decorations go at the end.

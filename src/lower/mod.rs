@@ -15,12 +15,52 @@ use crate::module::{inst, Module};
 /// Call result id → the id that replaces it.
 pub type Replacements = IdMap<u32, u32>;
 
-/// The words of instruction `i` (`words`, one or several instructions) with every use of a
-/// replaced id rewritten, or `None` when it uses none. An instruction that holds a replaced id's
-/// value among its words but cannot be decoded is an error (its ids cannot be told from its
-/// literals). Callers look only at the instructions of the functions that call markers (SSA
-/// values are only used in their own function); cleanup's use count, which reads every
-/// instruction anyway, applies the replacements as it counts (see [`crate::cleanup`]).
+/// Instructions rewritten by [`rewrite_uses`]: their new words one after another in one arena
+/// (no allocation per instruction), applied to the module at once.
+#[derive(Default)]
+pub struct Rewrites {
+    words: Vec<u32>,
+    /// (instruction index, end of its words in `words`), in the order they were rewritten.
+    insts: Vec<(usize, usize)>,
+}
+
+impl Rewrites {
+    /// The words of the last rewritten instruction.
+    pub fn last(&self) -> &[u32] {
+        let start = self
+            .insts
+            .len()
+            .checked_sub(2)
+            .map_or(0, |k| self.insts[k].1);
+        &self.words[start..]
+    }
+
+    /// Adds `other`'s rewrites after these.
+    pub fn append(&mut self, other: Rewrites) {
+        let base = self.words.len();
+        self.words.extend_from_slice(&other.words);
+        self.insts
+            .extend(other.insts.into_iter().map(|(i, end)| (i, base + end)));
+    }
+
+    /// Replaces each rewritten instruction of `module` by its new words.
+    pub fn apply(self, module: &mut Module) {
+        module.reserve_replacements(self.insts.len());
+        let mut start = 0;
+        for (i, end) in self.insts {
+            module.replace_with(i, &self.words[start..end]);
+            start = end;
+        }
+    }
+}
+
+/// Rewrites every use of a replaced id in instruction `i` (`words`, one or several
+/// instructions) into `out`; false (and `out` unchanged) when it uses none. An instruction that
+/// holds a replaced id's value among its words but cannot be decoded is an error (its ids
+/// cannot be told from its literals). Callers look only at the instructions of the functions
+/// that call markers (SSA values are only used in their own function); cleanup's use count,
+/// which reads every instruction anyway, applies the replacements as it counts (see
+/// [`crate::cleanup`]): the cost is per use, not per instruction.
 pub fn rewrite_uses(
     module: &Module,
     index: &Index,
@@ -28,15 +68,25 @@ pub fn rewrite_uses(
     words: &[u32],
     replaced: &IdBits,
     map: &Replacements,
-) -> Result<Option<Vec<u32>>> {
-    let mut new: Option<Vec<u32>> = None;
-    let mut at = 0;
+    out: &mut Rewrites,
+) -> Result<bool> {
+    let start = out.words.len();
+    out.words.extend_from_slice(words);
+    let mut changed = false;
+    let mut at = start;
     for one in inst::instructions(words) {
-        let mut uses = false;
-        if !index.visit_use_ids_undecoded(one, |id| uses |= replaced.contains(id)) {
-            uses = one[1..].iter().any(|&x| replaced.contains(x));
-        }
-        if uses {
+        let new = &mut out.words[at..at + one.len()];
+        let mut rewrite = |p: usize| {
+            if replaced.contains(one[p]) {
+                if let Some(&to) = map.get(&one[p]) {
+                    new[p] = to;
+                    changed = true;
+                }
+            }
+        };
+        if !index.visit_use_positions_undecoded(one, &mut rewrite)
+            && one[1..].iter().any(|&x| replaced.contains(x))
+        {
             let positions = index.id_use_positions(module, one).ok_or_else(|| {
                 Error::Lower(format!(
                     "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded{}",
@@ -45,14 +95,14 @@ pub fn rewrite_uses(
                     index.undecodable_because(module, one)
                 ))
             })?;
-            for p in positions {
-                if let Some(&to) = map.get(&one[p]) {
-                    let new = new.get_or_insert_with(|| words.to_vec());
-                    new[at + p] = to;
-                }
-            }
+            positions.into_iter().for_each(&mut rewrite);
         }
         at += one.len();
     }
-    Ok(new)
+    if changed {
+        out.insts.push((i, out.words.len()));
+    } else {
+        out.words.truncate(start);
+    }
+    Ok(changed)
 }

@@ -558,14 +558,18 @@ impl Index {
     /// number) that equal a small id.
     #[inline]
     pub fn visit_use_ids_undecoded(&self, words: &[u32], mut f: impl FnMut(u32)) -> bool {
+        self.visit_use_positions_undecoded(words, |p| f(words[p]))
+    }
+
+    /// [`Index::visit_use_ids_undecoded`] with the ids' word positions.
+    #[inline]
+    pub fn visit_use_positions_undecoded(&self, words: &[u32], mut f: impl FnMut(usize)) -> bool {
         let op = words[0] & 0xffff;
         if op == Op::ExtInst as u32 {
             return words.len() >= 5
-                && inst::visit_ext_inst_id_positions(words, self.ext_set_of(words[3]), &mut |p| {
-                    f(words[p])
-                });
+                && inst::visit_ext_inst_id_positions(words, self.ext_set_of(words[3]), &mut f);
         }
-        op != Op::Switch as u32 && inst::visit_fixed_use_positions(words, |p| f(words[p]))
+        op != Op::Switch as u32 && inst::visit_fixed_use_positions(words, f)
     }
 
     /// Calls `f` with every id `words` uses (see [`Index::id_use_positions`]); when the
