@@ -9,7 +9,13 @@
 //!    interfaces do not count; an entry point's function and an id a decoration takes as a
 //!    parameter do). A use by an instruction whose removal would not give it back —
 //!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
-//!    the pass stops looking for it.
+//!    the pass stops looking for it. The same pass applies lowering's replacements: the replaced
+//!    call results are candidates (they must end unused) that are never pinned, so the pass
+//!    finds every use of them; a use inside a function that calls markers is rewritten to the
+//!    replacing constant ([`lower::rewrite_uses`], into one arena applied after the pass) and
+//!    the rewritten instruction is counted as an edited one is. Rewriting thus costs per use,
+//!    with no pass of its own over the callers' instructions (on compiled device code those are
+//!    most of the module: ~20% of native lowering's instructions went to such a pass).
 //! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
 //!    store into a local whose pointer is otherwise unused is removed too. Removing an instruction
 //!    gives back exactly the uses step 2 counted for it (a replacement holding several
@@ -20,7 +26,9 @@
 //!    removed leaves the `OpEntryPoint` interfaces, and its names and decorations go, in one pass.
 //!    Then the `Linkage` capability goes if no `LinkageAttributes` decoration is left.
 //!
-//! Postcondition (checked): no marker declaration and no call to one is left.
+//! Preconditions: every key of the replacement map is the result of a removed marker call of
+//! `markers` (so it is a candidate). Postcondition (checked): no marker declaration and no call
+//! to one is left; no use of a replaced call result is left in the functions that call markers.
 
 use crate::error::{Error, Result};
 use crate::lower::{self, Replacements, Rewrites};
@@ -490,6 +498,7 @@ pub fn cleanup(
     let slots = dce.def_inst.len();
     let mut count = vec![0u32; slots];
     let mut rewritten = Rewrites::default();
+    let mut upper_rewrites: Option<Rewrites> = None;
     if n >= PARALLEL_COUNT_MIN {
         let mid = n / 2;
         let (lower_half, upper) = std::thread::scope(|scope| {
@@ -510,7 +519,7 @@ pub fn cleanup(
         for (c, u) in count.iter_mut().zip(upper) {
             *c = c.saturating_add(u);
         }
-        rewritten.append(upper_rewritten);
+        upper_rewrites = Some(upper_rewritten);
     } else {
         let mut live = candidates.clone();
         count_range(0..n, &mut count, &mut live, &mut rewritten)?;
@@ -519,6 +528,9 @@ pub fn cleanup(
         count_in(w, &mut count, &candidates);
     }
     rewritten.apply(module);
+    if let Some(upper) = upper_rewrites {
+        upper.apply(module);
+    }
     dce.count = count;
 
     // Ids removed, whose names and decorations go at the end.

@@ -35,17 +35,10 @@ impl Rewrites {
         &self.words[start..]
     }
 
-    /// Adds `other`'s rewrites after these.
-    pub fn append(&mut self, other: Rewrites) {
-        let base = self.words.len();
-        self.words.extend_from_slice(&other.words);
-        self.insts
-            .extend(other.insts.into_iter().map(|(i, end)| (i, base + end)));
-    }
-
-    /// Replaces each rewritten instruction of `module` by its new words.
+    /// Replaces each rewritten instruction of `module` by its new words (the module's room for
+    /// them is made once, to the word: no doubling on top of this arena, which goes right after).
     pub fn apply(self, module: &mut Module) {
-        module.reserve_replacements(self.insts.len());
+        module.reserve_replacements(self.insts.len(), self.words.len());
         let mut start = 0;
         for (i, end) in self.insts {
             module.replace_with(i, &self.words[start..end]);

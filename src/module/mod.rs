@@ -419,9 +419,11 @@ impl Module {
         self.replaced.insert(i, (start, words.len()));
     }
 
-    /// Room for `n` more replaced instructions (before many [`Module::replace_with`] calls).
-    pub fn reserve_replacements(&mut self, n: usize) {
+    /// Room for `n` more replaced instructions of `words` words in all, exactly (before many
+    /// [`Module::replace_with`] calls).
+    pub fn reserve_replacements(&mut self, n: usize, words: usize) {
         self.replaced.reserve(n);
+        self.replacement_words.reserve_exact(words);
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.
