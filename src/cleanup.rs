@@ -377,7 +377,7 @@ pub fn cleanup(
                        rewritten: &mut Rewrites|
          -> Result<bool> {
             let k = callers.partition_point(|&(_, end)| end < i);
-            if !callers.get(k).is_some_and(|&(start, _)| start <= i) {
+            if callers.get(k).is_none_or(|&(start, _)| start > i) {
                 return Ok(false);
             }
             if !lower::rewrite_uses(module, index, i, w, replaced, replacements, rewritten)? {
