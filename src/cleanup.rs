@@ -444,20 +444,17 @@ pub fn cleanup(
             if !module.is_edited(i) {
                 // The common case, without the edit lookups.
                 let w = module.original(i);
+                // Some word might be a live candidate's id (a literal may equal one too): then
+                // the id operands.
+                if !w[1..].iter().any(|&x| live.contains(x)) {
+                    continue;
+                }
                 hits.clear();
-                let mut hit = |id: u32| {
+                index.visit_use_ids(module, w, |id| {
                     if live.contains(id) {
                         hits.push(id);
                     }
-                };
-                // The id operands when no decoding is needed; else, when some word might be a
-                // live candidate's id (a literal may equal one too), the decoded id operands.
-                if !index.visit_use_ids_undecoded(w, &mut hit) {
-                    if !w[1..].iter().any(|&x| live.contains(x)) {
-                        continue;
-                    }
-                    index.visit_use_ids(module, w, &mut hit);
-                }
+                });
                 if hits.is_empty() {
                     continue;
                 }

@@ -550,18 +550,9 @@ impl Index {
             .unwrap_or(inst::ExtSet::Unknown)
     }
 
-    /// Calls `f` with every id `words` uses, as [`Index::visit_use_ids`] does, when that needs no
-    /// decoding (the fixed layouts of [`inst`], and extended instructions that take ids only);
-    /// returns false, having called nothing, otherwise. A pass that looks for a few ids among
-    /// every instruction's operands calls this first: it reads only the id positions, where a
-    /// scan of every word also stops at literals (`Aligned 4`, an extended instruction's
-    /// number) that equal a small id.
-    #[inline]
-    pub fn visit_use_ids_undecoded(&self, words: &[u32], mut f: impl FnMut(u32)) -> bool {
-        self.visit_use_positions_undecoded(words, |p| f(words[p]))
-    }
-
-    /// [`Index::visit_use_ids_undecoded`] with the ids' word positions.
+    /// Calls `f` with the word position of every id `words` uses, as [`Index::id_use_positions`]
+    /// finds them, when that needs no decoding (the fixed layouts of [`inst`], and extended
+    /// instructions that take ids only); returns false, having called nothing, otherwise.
     #[inline]
     pub fn visit_use_positions_undecoded(&self, words: &[u32], mut f: impl FnMut(usize)) -> bool {
         let op = words[0] & 0xffff;
