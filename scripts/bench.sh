@@ -20,6 +20,7 @@
 #   native-prop   spec-link IN -o OUT --no-validate --prop OUT.prop   (what a build runs: the
 #                 property sets too)
 #   emulation     spec-link IN -o OUT --no-validate --spec-const emulation
+#   default-values spec-link IN -o OUT --no-validate --spec-const default-values
 #   pass-through  spec-link PT -o OUT --no-validate     (PT: same-size module without markers)
 #   opt-set       spirv-opt --skip-validation --set-spec-const-default-value 0:1 IN -o OUT
 #   opt-freeze    spirv-opt --skip-validation --freeze-spec-const IN -o OUT
@@ -38,11 +39,11 @@
 #   link          spec-link 'DIR/*.spv' -o OUT --no-validate   (spec-link expands the glob)
 #   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
-# and for each real-shaped input (math-<D>-<S>MB)
-#   native, emulation, default-values (spec-link --spec-const default-values), opt-set, cp, walker
+# and for each real-shaped input (math-<D>-<S>MB) native, emulation, default-values, opt-set, cp, walker
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
 # and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
-# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp, dd,
+# clones, only every 50th calling the markers; realistic density) native, native-prop, emulation,
+# default-values, opt-set, cp, dd,
 # walker and stream-floor.
 # The inputs are labelled "dense" / "sparse" with their marker calls (counted by `spec-link -v` before
 # the runs, saved in bench-data/raw.calls).
@@ -200,8 +201,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native native-prop emulation pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
-  SPARSE_TOOLS=(native native-prop emulation opt-set cp dd walker stream-floor native-replacing cp-replacing)
+  TOOLS=(native native-prop emulation default-values pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
+  SPARSE_TOOLS=(native native-prop emulation default-values opt-set cp dd walker stream-floor native-replacing cp-replacing)
   MATH_TOOLS=(native emulation default-values opt-set cp walker true)
   MIX="$DATA/raw.mix"   # input, then spv_mix.py's markdown row
   : > "$MIX"
