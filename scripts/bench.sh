@@ -2,13 +2,16 @@
 # Benchmarks spec-link against SPIRV-Tools and cp on the inputs of scripts/gen-bench.sh (the goals: docs/performance.md).
 #
 #   scripts/bench.sh [--quick] [--runs N] [--sizes "10 50 100"] [--link "1k 3k 9k" | --no-link]
-#                    [--spirv-link "1k"] [--report]
+#                    [--spirv-link "1k"] [--math "sparse mid dense" | --no-math] [--math-only] [--report]
 #
 #   --quick       only the 10 MB inputs, 3 runs, no linking
 #   --sizes       sizes of the single-module inputs (bench-data/bench-<S>MB{,-passthrough,-sparse}.spv)
 #   --link        module sets to link (bench-data/link-<set>/); --no-link: none
 #   --spirv-link  the sets spirv-link runs on too (default 1k; it is super-linear: 3k takes minutes,
 #                 and 9k does not finish in 10 minutes)
+#   --math        call densities of the real-shaped inputs (bench-data/math-<D>-<S>MB.spv: compiled
+#                 OpenCL C math kernels, see gen-bench.sh); --no-math: none
+#   --math-only   only the real-shaped inputs (no dense/sparse/pass-through inputs, no linking)
 #   --report      only print the report of the last run again (from bench-data/raw.tsv)
 #
 # Builds the release binary, generates missing inputs (scripts/gen-bench.sh), then for each input
@@ -17,8 +20,9 @@
 #   native-prop   spec-link IN -o OUT --no-validate --prop OUT.prop   (what a build runs: the
 #                 property sets too)
 #   emulation     spec-link IN -o OUT --no-validate --spec-const emulation
+#   default-values spec-link IN -o OUT --no-validate --spec-const default-values
 #   split-per-kernel  spec-link IN --split per-kernel -o OUT.table --no-validate (one image per
-#                 kernel: .spv, .prop and .sym each, and the table; issue 29)
+#                 kernel: .spv, .prop and .sym each, and the table)
 #   split-auto    spec-link IN --split auto -o OUT.table --no-validate
 #   pass-through  spec-link PT -o OUT --no-validate     (PT: same-size module without markers)
 #   opt-set       spirv-opt --skip-validation --set-spec-const-default-value 0:1 IN -o OUT
@@ -38,9 +42,11 @@
 #   link          spec-link 'DIR/*.spv' -o OUT --no-validate   (spec-link expands the glob)
 #   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
+# and for each real-shaped input (math-<D>-<S>MB) native, emulation, default-values, opt-set, cp, walker
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
 # and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
-# clones, only every 50th calling the markers; realistic density) native, emulation, opt-set, cp, dd,
+# clones, only every 50th calling the markers; realistic density) native, native-prop, emulation,
+# default-values, opt-set, cp, dd,
 # walker and stream-floor.
 # The inputs are labelled "dense" / "sparse" with their marker calls (counted by `spec-link -v` before
 # the runs, saved in bench-data/raw.calls).
@@ -59,16 +65,21 @@ SIZES="10 50 100"
 LINK_SETS="1k 3k 9k"
 SPIRV_LINK_SETS="1k"
 REPORT_ONLY=0
+MATH="sparse mid dense"
+MATH_ONLY=0
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) RUNS=3; SIZES="10"; LINK_SETS=""; shift ;;
+    --quick) RUNS=3; SIZES="10"; LINK_SETS=""; MATH="mid"; shift ;;
+    --math) MATH="$2"; shift 2 ;;
+    --no-math) MATH=""; shift ;;
+    --math-only) MATH_ONLY=1; LINK_SETS=""; shift ;;
     --report) REPORT_ONLY=1; shift ;;
     --runs) RUNS="$2"; shift 2 ;;
     --sizes) SIZES="$2"; shift 2 ;;
     --link) LINK_SETS="$2"; shift 2 ;;
     --no-link) LINK_SETS=""; shift ;;
     --spirv-link) SPIRV_LINK_SETS="$2"; shift 2 ;;
-    -h|--help) sed -n '2,43p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,50p' "$0"; exit 0 ;;
     *) echo "bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -99,18 +110,26 @@ if [ "$REPORT_ONLY" = 0 ]; then
   LOAD_START="$(cut -d' ' -f1-3 /proc/loadavg)"
 
   missing=()
-  for S in $SIZES; do
+  DENSE_SIZES="$SIZES"
+  [ "$MATH_ONLY" = 0 ] || DENSE_SIZES=""
+  for S in $DENSE_SIZES; do
     [ -f "$DATA/bench-${S}MB.spv" ] && [ -f "$DATA/bench-${S}MB-passthrough.spv" ] &&
       [ -f "$DATA/bench-${S}MB-sparse.spv" ] || missing+=("$S")
   done
+  math_missing=0
+  for D in $MATH; do for S in $SIZES; do [ -f "$DATA/math-$D-${S}MB.spv" ] || math_missing=1; done; done
+  if [ "$math_missing" = 1 ]; then
+    say "generating real-shaped inputs (scripts/gen-bench.sh --math-only)"
+    "$REPO/scripts/gen-bench.sh" --math-only --math "$MATH" --sizes "$SIZES" >&2
+  fi
   link_missing=0
   for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || link_missing=1; done
   if [ "${#missing[@]}" -gt 0 ] || [ "$link_missing" = 1 ]; then
     say "generating inputs (scripts/gen-bench.sh)"
     if [ "$link_missing" = 1 ]; then
-      "$REPO/scripts/gen-bench.sh" --sizes "${missing[*]:-}" >&2
+      "$REPO/scripts/gen-bench.sh" --no-math --sizes "${missing[*]:-}" >&2
     else
-      "$REPO/scripts/gen-bench.sh" --no-link --sizes "${missing[*]}" >&2
+      "$REPO/scripts/gen-bench.sh" --no-math --no-link --sizes "${missing[*]}" >&2
     fi
   fi
   for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || die "no module set bench-data/link-$L (gen-bench.sh makes 1k, 3k, 9k)"; done
@@ -129,6 +148,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
     case "$tool" in
       native) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate) ;;
       native-prop) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --prop "$out.prop") ;;
+      default-values) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --spec-const default-values) ;;
       emulation) cmd=("$SPEC_LINK" "$in" -o "$out" --no-validate --spec-const emulation) ;;
       split-per-kernel) cmd=("$SPEC_LINK" "$in" --split per-kernel -o "$out" --no-validate) ;;
       split-auto) cmd=("$SPEC_LINK" "$in" --split auto -o "$out" --no-validate) ;;
@@ -187,9 +207,23 @@ if [ "$REPORT_ONLY" = 0 ]; then
     echo "${n:-0}"
   }
 
-  TOOLS=(native native-prop emulation split-per-kernel split-auto pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
-  SPARSE_TOOLS=(native native-prop emulation split-per-kernel split-auto opt-set cp dd walker stream-floor native-replacing cp-replacing)
-  for S in $SIZES; do
+  TOOLS=(native native-prop emulation default-values split-per-kernel split-auto pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
+  SPARSE_TOOLS=(native native-prop emulation default-values split-per-kernel split-auto opt-set cp dd walker stream-floor native-replacing cp-replacing)
+  MATH_TOOLS=(native emulation default-values split-per-kernel split-auto opt-set cp walker true)
+  MIX="$DATA/raw.mix"   # input, then spv_mix.py's markdown row
+  : > "$MIX"
+  for D in $MATH; do
+    for S in $SIZES; do
+      in="$DATA/math-$D-${S}MB.spv"
+      [ -f "$in" ] || die "no $in (scripts/gen-bench.sh --math-only makes it)"
+      bytes=$(stat -c %s "$in")
+      calls=$(count_calls "math-$D-$S" "$in")
+      printf 'math-%s-%s\t%s\n' "$D" "$S" "$(python3 "$REPO/scripts/spv_mix.py" --markdown "$in")" >> "$MIX"
+      say "math-$D ${S} MB ($bytes bytes, $calls marker calls): 1 warm-up + $RUNS runs of ${MATH_TOOLS[*]}"
+      measure "math-$D-$S" "$in" "" "$bytes" "${MATH_TOOLS[@]}"
+    done
+  done
+  for S in $DENSE_SIZES; do
     in="$DATA/bench-${S}MB.spv"
     bytes=$(stat -c %s "$in")
     calls=$(count_calls "$S" "$in")
@@ -247,6 +281,8 @@ def label(inp):
     if inp.startswith("link-"):
         n = inp[5:].replace("k", "000")
         return f"{inp} ({n} modules, {b:.1f} MB)"
+    if inp.startswith("math-"):
+        return f"{b:.1f} MB math-{inp.split('-')[1]}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
     kind = "sparse" if inp.endswith("-sparse") else "dense"
     return f"{b:.1f} MB {kind}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
 
@@ -277,7 +313,42 @@ if overhead:
 def mark(ok): return "" if ok else " ✗"
 def ratio(a, b): return a / b if b else float("nan")
 
-singles = [i for i in inputs if not i.startswith("link-")]
+maths = [i for i in inputs if i.startswith("math-")]
+if maths:
+    mix = {}
+    mixfile = os.path.join(os.path.dirname(raw), "raw.mix")
+    if os.path.exists(mixfile):
+        for line in open(mixfile):
+            k, row = line.rstrip("\n").split("\t", 1)
+            mix[k] = row
+    print("Real-shaped inputs (compiled OpenCL C math kernels, cloned): instruction mix, shares of all instructions:")
+    print()
+    print("| input | instructions | OpExtInst | arithmetic | loads/stores | names+decorations | calls | other |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    for m in maths:
+        if m in mix:
+            print("| " + label(m) + " |" + mix[m].split("|", 2)[2])
+    print()
+    print("Goals on the real-shaped inputs, each mode (native, emulation, default-values): (1) opt-set / mode time (≥ 20; CPU time in parentheses), mode / walker time (≤ 2), (2) peak RSS / input (≤ 2), (3) linear: ms per MB and µs per call (median time):")
+    print()
+    print("| input | opt-set / mode (≥ 20) | mode / walker (≤ 2) | RSS / input (≤ 2) | ms per MB | µs per call |")
+    print("|---|---:|---:|---:|---:|---:|")
+    modes = ("native", "emulation", "default-values")
+    for m in maths:
+        g = lambda tool: med[(m, tool)]
+        b = size[m]
+        r1 = [ratio(g("opt-set")[0], g(x)[0]) for x in modes]
+        c1 = [ratio(g("opt-set")[2], g(x)[2]) for x in modes]
+        rw = [ratio(g(x)[0], g("walker")[0]) for x in modes]
+        r3 = [g(x)[1] / b for x in modes]
+        per_mb = [1e3 * g(x)[0] / (b / 1e6) for x in modes]
+        per_call = [1e6 * g(x)[0] / calls[m] if calls.get(m) else float("nan") for x in modes]
+        print(f"| {label(m)} | " + ", ".join(f"{r:.1f}{mark(r >= 20)}" for r in r1) + " (" + ", ".join(f"{c:.1f}" for c in c1) + ") | "
+              + ", ".join(f"{r:.1f}{mark(r <= 2)}" for r in rw) + " | "
+              + ", ".join(f"{r:.2f}{mark(r <= 2)}" for r in r3) + " | "
+              + ", ".join(f"{x:.2f}" for x in per_mb) + " | " + ", ".join(f"{x:.1f}" for x in per_call) + " |")
+    print()
+singles = [i for i in inputs if not i.startswith("link-") and not i.startswith("math-")]
 if singles:
     print("Goal ratios (in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module, and the stream floor, that of a streaming tool):")
     print()
@@ -317,7 +388,7 @@ if replacing:
     print()
 splits = [s for s in singles if (s, "split-per-kernel") in med]
 if splits:
-    print("Device-code split (issue 29): time against lowering unsplit with the property sets (≤ 2, plus writing the images: per-kernel writes three files per kernel), peak RSS / input (≤ 3):")
+    print("Device-code split: time against lowering unsplit with the property sets (≤ 2, plus writing the images: per-kernel writes three files per kernel), peak RSS / input (≤ 3):")
     print()
     print("| input | split-per-kernel / native-prop time (CPU) | split-auto / native-prop time (CPU) | peak RSS / input: per-kernel, auto |")
     print("|---|---:|---:|---:|")

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the benchmark inputs of scripts/bench.sh and benches/stages.rs into bench-data/ (git-ignored).
 #
-#   scripts/gen-bench.sh [--sizes "10 50 100"] [--fixture types] [--marker-every 50] [--no-link] [--force]
+#   scripts/gen-bench.sh [--sizes "10 50 100"] [--fixture types] [--marker-every 50] [--no-link]
+#                        [--math "sparse mid dense" | --no-math] [--math-only] [--force]
 #
 # For each size S (MB = 10^6 bytes):
 #   bench-data/bench-<S>MB.spv              the fixture's kernels, symbolic-ID strings and
@@ -13,6 +14,18 @@
 #                                           default 50) calls the markers, the others non-marker copies
 #                                           of them (gen_bench.py --mode sparse): realistic density,
 #                                           ~3,800 marker calls at 100 MB instead of 191,092; ~3% larger
+# and, unless --no-math, real-shaped device code (the dense and sparse modules above are a stress case:
+# their kernels do little but read spec constants):
+#   bench-data/math-<D>-<S>MB.spv           OpenCL C kernels doing float math around marker calls
+#                                           (scripts/gen_bench_cl.py: 8 kernels of 6 calls each, B
+#                                           blocks of sin/cos/exp/sqrt/fma/mad/fmin, loads, stores and
+#                                           loops after each call), compiled by clang-15 + llvm-spirv-15
+#                                           (the loops' llvm.loop metadata is dropped first: with it,
+#                                           llvm-spirv-15 emits OpLoopMerge that spirv-val rejects), then
+#                                           cloned (gen_bench.py) to S MB. Call density D: sparse (B = 64,
+#                                           ~40 KB of code a call: ~250 calls at 10 MB), mid (B = 8, ~6 KB
+#                                           a call), dense (B = 1, ~1 KB a call: ~100,000 calls at 100 MB).
+#                                           --math-only: only these.
 # and, unless --no-link, sets of small independent modules for linking (a later feature):
 #   bench-data/link-{1k,3k,9k}/mNNNNN.spv   clone i of basic / basic-O0 / types in turn (i = 0..8999;
 #                                           unique entry points and symbolic IDs; ~67 MB for 9k);
@@ -33,6 +46,8 @@ FIXTURE=types
 LINK=1
 FORCE=0
 EVERY=50
+MATH="sparse mid dense"
+MATH_ONLY=0
 
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -40,8 +55,11 @@ while [ $# -gt 0 ]; do
     --fixture) FIXTURE="$2"; shift 2 ;;
     --marker-every) EVERY="$2"; shift 2 ;;
     --no-link) LINK=0; shift ;;
+    --math) MATH="$2"; shift 2 ;;
+    --no-math) MATH=""; shift ;;
+    --math-only) MATH_ONLY=1; LINK=0; shift ;;
     --force) FORCE=1; shift ;;
-    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "gen-bench.sh: unknown argument $1" >&2; exit 2 ;;
   esac
 done
@@ -119,7 +137,8 @@ validate() {
 }
 
 SMALLEST=""
-for S in $SIZES; do
+[ "$MATH_ONLY" = 0 ] || SIZES_DPCPP=""
+for S in ${SIZES_DPCPP-$SIZES}; do
   [ -n "$SMALLEST" ] || SMALLEST="$S"
   N=$(( (S * 1000000 - BASE + PER / 2) / PER ))
   [ "$N" -ge 1 ] || N=1
@@ -145,6 +164,63 @@ if [ -n "$SMALLEST" ]; then
   validate "$OUT/bench-${SMALLEST}MB.spv"
   validate "$OUT/bench-${SMALLEST}MB-sparse.spv"
 fi
+
+# --- real-shaped device code: compiled OpenCL C math kernels, cloned --------------------------
+# math_blocks DENSITY: the math blocks after each marker call
+math_blocks() {
+  case "$1" in
+    sparse) echo 64 ;;
+    mid) echo 8 ;;
+    dense) echo 1 ;;
+    *) die "unknown --math density $1 (sparse, mid, dense)" ;;
+  esac
+}
+if [ -n "$MATH" ]; then
+  for tool in clang-15 llvm-dis-15 llvm-as-15 llvm-spirv-15 spirv-dis; do
+    command -v "$tool" >/dev/null || die "$tool not found (apt-get install clang-15 llvm-15 llvm-spirv-15; scripts/setup.sh)"
+  done
+  CLGEN="$REPO/scripts/gen_bench_cl.py"
+fi
+for D in $MATH; do
+  B=$(math_blocks "$D")
+  base="$TMP/math-$D"
+  python3 "$CLGEN" --kernels 8 --calls 6 --blocks "$B" -o "$base.cl"
+  clang-15 -cl-std=CL2.0 -target spir64 -O1 -emit-llvm -c "$base.cl" -o "$base.bc"
+  llvm-dis-15 "$base.bc" -o "$base.ll"
+  sed -i 's/, !llvm\.loop ![0-9]*//' "$base.ll"
+  llvm-as-15 "$base.ll" -o "$base.bc"
+  llvm-spirv-15 --spirv-max-version=1.4 "$base.bc" -o "$base.spv"
+  spirv-val "$base.spv" || die "the compiled math-$D template fails spirv-val"
+  spirv-dis "$base.spv" -o "$base.spvasm"
+  MSUM="$(cat "$GEN" "$CLGEN" "$base.spvasm" | sha256sum | cut -c1-16)"
+  python3 "$GEN" "$base.spvasm" -n 1 -o "$TMP/one.spvasm"
+  python3 "$GEN" "$base.spvasm" -n 2 -o "$TMP/two.spvasm"
+  assemble "$TMP/one.spvasm" "$TMP/one.spv"
+  assemble "$TMP/two.spvasm" "$TMP/two.spv"
+  ONE=$(filesize "$TMP/one.spv")
+  PER=$(( $(filesize "$TMP/two.spv") - ONE ))
+  BASE=$(( ONE - PER ))
+  say "math-$D: $(python3 "$REPO/scripts/spv_mix.py" "$base.spv" | cut -d: -f2-); $ONE bytes, +$PER bytes per clone"
+  for S in $SIZES; do
+    N=$(( (S * 1000000 - BASE + PER / 2) / PER ))
+    [ "$N" -ge 1 ] || N=1
+    f="$OUT/math-$D-${S}MB.spv" recipe="$MSUM $N"
+    if [ "$FORCE" = 0 ] && [ -f "$f" ] && [ "$(cat "$f.recipe" 2>/dev/null)" = "$recipe" ]; then
+      say "$(basename "$f"): up to date ($(filesize "$f") bytes, $N clones)"
+    else
+      say "$(basename "$f"): $N clones of math-$D"
+      python3 "$GEN" "$base.spvasm" -n "$N" -o "$TMP/big.spvasm"
+      assemble "$TMP/big.spvasm" "$f"
+      rm -f "$TMP/big.spvasm"
+      printf '%s\n' "$recipe" > "$f.recipe"
+      say "  $(filesize "$f") bytes"
+    fi
+    check "$f" markers
+    say "  $(python3 "$REPO/scripts/spv_mix.py" "$f")"
+  done
+  first="${SIZES%% *}"
+  validate "$OUT/math-$D-${first}MB.spv"
+done
 
 # --- sets of small modules for linking -----------------------------------------------------
 if [ "$LINK" = 1 ]; then

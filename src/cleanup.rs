@@ -9,7 +9,13 @@
 //!    interfaces do not count; an entry point's function and an id a decoration takes as a
 //!    parameter do). A use by an instruction whose removal would not give it back —
 //!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
-//!    the pass stops looking for it.
+//!    the pass stops looking for it. The same pass applies lowering's replacements: the replaced
+//!    call results are candidates (they must end unused) that are never pinned, so the pass
+//!    finds every use of them; a use inside a function that calls markers is rewritten to the
+//!    replacing constant ([`lower::rewrite_uses`], into one arena applied after the pass) and
+//!    the rewritten instruction is counted as an edited one is. Rewriting thus costs per use,
+//!    with no pass of its own over the callers' instructions (on compiled device code those are
+//!    most of the module: ~20% of native lowering's instructions went to such a pass).
 //! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
 //!    store into a local whose pointer is otherwise unused is removed too. Removing an instruction
 //!    gives back exactly the uses step 2 counted for it (a replacement holding several
@@ -20,9 +26,12 @@
 //!    removed leaves the `OpEntryPoint` interfaces, and its names and decorations go, in one pass.
 //!    Then the `Linkage` capability goes if no `LinkageAttributes` decoration is left.
 //!
-//! Postcondition (checked): no marker declaration and no call to one is left.
+//! Preconditions: every key of the replacement map is the result of a removed marker call of
+//! `markers` (so it is a candidate). Postcondition (checked): no marker declaration and no call
+//! to one is left; no use of a replaced call result is left in the functions that call markers.
 
 use crate::error::{Error, Result};
+use crate::lower::{self, Replacements, Rewrites};
 use crate::markers::Markers;
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
@@ -188,7 +197,37 @@ impl Dce<'_> {
 /// Removes what lowering made dead (see the module docs).
 /// Takes the markers: the per-call data is dropped once the candidates are seeded, before the
 /// use count's tables are allocated (peak memory).
-pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<()> {
+pub fn cleanup(
+    module: &mut Module,
+    index: &Index,
+    markers: Markers,
+    replacements: &Replacements,
+) -> Result<()> {
+    // The functions whose instructions step 2 rewrites (those that call markers: a call result
+    // is used only in its own function), as sorted instruction ranges.
+    let mut callers: Vec<(usize, usize)> = Vec::new();
+    if !replacements.is_empty() {
+        let ids: IdSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
+        callers.extend(
+            index
+                .functions
+                .iter()
+                .filter(|f| ids.contains(&f.id))
+                .map(|f| (f.start, f.end)),
+        );
+        callers.sort_unstable();
+    }
+    let mut replaced = IdBits::new(
+        if replacements.is_empty() {
+            0
+        } else {
+            module.bound()
+        },
+        module.word_count(),
+    );
+    for &id in replacements.keys() {
+        replaced.insert(id);
+    }
     // 1. Candidates: the arguments of the removed calls and their -O0 stores.
     let mut seeds: Vec<u32> = Vec::new();
     let mut o0_stores: Vec<usize> = Vec::new();
@@ -317,11 +356,49 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
             });
         }
     };
-    let count_range = |range: std::ops::Range<usize>, count: &mut [u32], live: &mut IdBits| {
+    let (callers, replaced) = (&callers, &replaced);
+    // Counts uses in `range`; inside the functions that call markers, an instruction that uses a
+    // replaced call result is rewritten first (into `rewritten`) and counted as rewritten.
+    let count_range = |range: std::ops::Range<usize>,
+                       count: &mut [u32],
+                       live: &mut IdBits,
+                       rewritten: &mut Rewrites|
+     -> Result<()> {
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
+        // Inside a function that calls markers: rewrites instruction `i` (`w`) when it uses a
+        // replaced call result, and counts it as an edited instruction is counted.
+        let rewrite = |i: usize,
+                       w: &[u32],
+                       count: &mut [u32],
+                       live: &IdBits,
+                       rewritten: &mut Rewrites|
+         -> Result<bool> {
+            let k = callers.partition_point(|&(_, end)| end < i);
+            if callers.get(k).is_none_or(|&(start, _)| start > i) {
+                return Ok(false);
+            }
+            if !lower::rewrite_uses(module, index, i, w, replaced, replacements, rewritten)? {
+                return Ok(false);
+            }
+            for one in instructions(rewritten.last()) {
+                count_in(one, count, live);
+            }
+            Ok(true)
+        };
+        // A use that keeps `id` (see above): pins it, but a replaced call result only counts
+        // (it stays live, so that step 2 sees every use of it to rewrite).
+        let pin = |id: u32, count: &mut [u32], live: &mut IdBits| {
+            let c = &mut count[slot.get(id) as usize - 1];
+            if replaced.contains(id) {
+                *c = c.wrapping_add(1);
+            } else {
+                *c = PINNED;
+                live.remove(id);
+            }
+        };
         for i in range {
             behind.passed(module, module.offset_of(i));
             let op = module.opcode(i);
@@ -347,8 +424,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                         let positions = inst::id_use_positions(w).unwrap_or_default();
                         for id in positions.into_iter().filter(|&p| p >= 2).map(|p| w[p]) {
                             if live.contains(id) {
-                                count[slot.get(id) as usize - 1] = PINNED;
-                                live.remove(id);
+                                pin(id, count, live);
                             }
                         }
                     }
@@ -360,8 +436,7 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                 // it names stays.
                 if let Some(&f) = module.inst(i).and_then(|w| w.get(2)) {
                     if live.contains(f) {
-                        count[slot.get(f) as usize - 1] = PINNED;
-                        live.remove(f);
+                        pin(f, count, live);
                     }
                 }
                 continue;
@@ -383,27 +458,35 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
                 if hits.is_empty() {
                     continue;
                 }
+                if hits.iter().any(|&id| replaced.contains(id))
+                    && rewrite(i, w, count, live, rewritten)?
+                {
+                    continue;
+                }
                 // Whether taking this instruction out decrements its operands' counts: a
                 // candidate's definition or an -O0 store. (The marker declarations go without
                 // decrementing: a use there keeps a candidate as surely as a pin.)
                 let counted = may_go.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
                 for &id in &hits {
-                    let c = &mut count[slot.get(id) as usize - 1];
                     if counted {
+                        let c = &mut count[slot.get(id) as usize - 1];
                         *c = c.wrapping_add(1);
                     } else {
-                        *c = PINNED;
-                        live.remove(id);
+                        pin(id, count, live);
                     }
                 }
                 continue;
             }
             let Some(w) = module.inst(i) else { continue };
+            if !replacements.is_empty() && rewrite(i, w, count, live, rewritten)? {
+                continue;
+            }
             // A replaced instruction may hold several instructions (e.g. a store).
             for one in instructions(w) {
                 count_in(one, count, live);
             }
         }
+        Ok(())
     };
     // This pass reads every word of the module: two threads on big modules, each counting into
     // its own table (with its own copy of the set), summed (the result does not depend on the
@@ -411,29 +494,39 @@ pub fn cleanup(module: &mut Module, index: &Index, markers: Markers) -> Result<(
     let n = module.len();
     let slots = dce.def_inst.len();
     let mut count = vec![0u32; slots];
+    let mut rewritten = Rewrites::default();
+    let mut upper_rewrites: Option<Rewrites> = None;
     if n >= PARALLEL_COUNT_MIN {
         let mid = n / 2;
-        let upper = std::thread::scope(|scope| {
+        let (lower_half, upper) = std::thread::scope(|scope| {
             let upper = scope.spawn(|| {
                 let mut c = vec![0u32; slots];
                 let mut live = candidates.clone();
-                count_range(mid..n, &mut c, &mut live);
-                c
+                let mut r = Rewrites::default();
+                count_range(mid..n, &mut c, &mut live, &mut r).map(|()| (c, r))
             });
             let mut live = candidates.clone();
-            count_range(0..mid, &mut count, &mut live);
-            upper.join()
-        })
-        .map_err(|_| Error::PostCondition("the use-counting thread failed".into()))?;
+            let lower_half = count_range(0..mid, &mut count, &mut live, &mut rewritten);
+            (lower_half, upper.join())
+        });
+        // (The first error in instruction order, as one pass would report.)
+        lower_half?;
+        let (upper, upper_rewritten) =
+            upper.map_err(|_| Error::PostCondition("the use-counting thread failed".into()))??;
         for (c, u) in count.iter_mut().zip(upper) {
             *c = c.saturating_add(u);
         }
+        upper_rewrites = Some(upper_rewritten);
     } else {
         let mut live = candidates.clone();
-        count_range(0..n, &mut count, &mut live);
+        count_range(0..n, &mut count, &mut live, &mut rewritten)?;
     }
     for w in instructions(module.appended_globals()) {
         count_in(w, &mut count, &candidates);
+    }
+    rewritten.apply(module);
+    if let Some(upper) = upper_rewrites {
+        upper.apply(module);
     }
     dce.count = count;
 

@@ -5,7 +5,8 @@
 //! 1. `load` — bytes → `module::Module` (words + index, either byte order);
 //! 2. `find markers` — `markers::find_markers`;
 //! 3. `assign` — `specmap::build`: SpecIds, descriptors, default bytes;
-//! 4. `lower` — `lower::native::lower_native`, then `lower::apply_replacements`;
+//! 4. `lower` — `lower::native::lower_native` (its call-result replacements are applied by
+//!    cleanup's use count);
 //! 5. `cleanup` — `cleanup::cleanup` (post-condition: no marker survives);
 //! 6. `validate` — `spirv-val` on the output (see [`Validation`]);
 //! 7. `sidecars` — the `.prop` and JSON sidecars in memory when [`Options::sidecars`] asks for
@@ -714,13 +715,13 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
             }
         };
         ids.finish(&mut module);
-        let callers: module::idhash::IdSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
-        lower::apply_replacements(&mut module, &index, &callers, &repl).map_err(wrap)?;
         // What lowering needed goes before cleanup's tables come (peak memory).
-        drop((repl, intern, callers));
+        drop(intern);
         lap("lower", &mut timings);
-        // cleanup (it drops the per-call data early)
-        cleanup::cleanup(&mut module, &index, markers).map_err(wrap)?;
+        // cleanup (it applies the replacements as it counts uses; it drops the per-call data
+        // early)
+        cleanup::cleanup(&mut module, &index, markers, &repl).map_err(wrap)?;
+        drop(repl);
         lap("cleanup", &mut timings);
     }
     // validate

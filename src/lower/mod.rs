@@ -1,70 +1,101 @@
 //! Lowering: the only stage that rewrites function bodies.
 //!
 //! Each mode replaces every marker call; results that other instructions use are collected in
-//! one id-replacement map that [`apply_replacements`] applies once.
+//! one id-replacement map, which cleanup's use count applies as it reads each instruction (with
+//! [`rewrite_uses`]): finding the uses costs no pass of its own, and rewriting costs per use.
 
 pub mod emulation;
 pub mod native;
 
 use crate::error::{Error, Result};
-use crate::module::idhash::{IdBits, IdMap, IdSet};
+use crate::module::idhash::{IdBits, IdMap};
 use crate::module::index::Index;
-use crate::module::{inst, Module, ReleaseBehind};
+use crate::module::{inst, Module};
 
 /// Call result id → the id that replaces it.
 pub type Replacements = IdMap<u32, u32>;
 
-/// Rewrites every use of a replaced id inside the functions in `callers` (SSA values are only used
-/// in their own function). The replaced ids' names and decorations stay: cleanup removes them
-/// with those of everything else that leaves the module (a replaced id is the result of a
-/// removed call), in its one pass over the annotations.
-pub fn apply_replacements(
-    module: &mut Module,
+/// Instructions rewritten by [`rewrite_uses`]: their new words one after another in one arena
+/// (no allocation per instruction), applied to the module at once.
+#[derive(Default)]
+pub struct Rewrites {
+    words: Vec<u32>,
+    /// (instruction index, end of its words in `words`), in the order they were rewritten.
+    insts: Vec<(usize, usize)>,
+}
+
+impl Rewrites {
+    /// The words of the last rewritten instruction.
+    pub fn last(&self) -> &[u32] {
+        let start = self
+            .insts
+            .len()
+            .checked_sub(2)
+            .map_or(0, |k| self.insts[k].1);
+        &self.words[start..]
+    }
+
+    /// Replaces each rewritten instruction of `module` by its new words (the module's room for
+    /// them is made once, to the word: no doubling on top of this arena, which goes right after).
+    pub fn apply(self, module: &mut Module) {
+        module.reserve_replacements(self.insts.len(), self.words.len());
+        let mut start = 0;
+        for (i, end) in self.insts {
+            module.replace_with(i, &self.words[start..end]);
+            start = end;
+        }
+    }
+}
+
+/// Rewrites every use of a replaced id in instruction `i` (`words`, one or several
+/// instructions) into `out`; false (and `out` unchanged) when it uses none. An instruction that
+/// holds a replaced id's value among its words but cannot be decoded is an error (its ids
+/// cannot be told from its literals). Callers look only at the instructions of the functions
+/// that call markers (SSA values are only used in their own function); cleanup's use count,
+/// which reads every instruction anyway, applies the replacements as it counts (see
+/// [`crate::cleanup`]): the cost is per use, not per instruction.
+pub fn rewrite_uses(
+    module: &Module,
     index: &Index,
-    callers: &IdSet<u32>,
+    i: usize,
+    words: &[u32],
+    replaced: &IdBits,
     map: &Replacements,
-) -> Result<()> {
-    if map.is_empty() {
-        return Ok(());
-    }
-    let mut replaced = IdBits::new(module.bound(), module.word_count());
-    for &id in map.keys() {
-        replaced.insert(id);
-    }
-    // The input's pages go behind this pass (the functions come in order).
-    let mut behind = ReleaseBehind::default();
-    for f in index.functions.iter().filter(|f| callers.contains(&f.id)) {
-        for i in f.start..=f.end {
-            behind.passed(module, module.offset_of(i));
-            let w = if module.is_edited(i) {
-                let Some(w) = module.inst(i) else { continue };
-                w
-            } else {
-                module.original(i)
-            };
-            if !w[1..].iter().any(|&x| replaced.contains(x)) {
-                continue;
-            }
-            let positions = index.id_use_positions(module, w).ok_or_else(|| {
-                Error::Lower(format!(
-                    "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded{}",
-                    inst::name_of(w),
-                    module.offset_of(i),
-                    index.undecodable_because(module, w)
-                ))
-            })?;
-            let mut new = w.to_vec();
-            let mut changed = false;
-            for p in positions {
-                if let Some(&to) = map.get(&new[p]) {
+    out: &mut Rewrites,
+) -> Result<bool> {
+    let start = out.words.len();
+    out.words.extend_from_slice(words);
+    let mut changed = false;
+    let mut at = start;
+    for one in inst::instructions(words) {
+        let new = &mut out.words[at..at + one.len()];
+        let mut rewrite = |p: usize| {
+            if replaced.contains(one[p]) {
+                if let Some(&to) = map.get(&one[p]) {
                     new[p] = to;
                     changed = true;
                 }
             }
-            if changed {
-                module.replace(i, new);
-            }
+        };
+        if !index.visit_use_positions_undecoded(one, &mut rewrite)
+            && one[1..].iter().any(|&x| replaced.contains(x))
+        {
+            let positions = index.id_use_positions(module, one).ok_or_else(|| {
+                Error::Lower(format!(
+                    "cannot rewrite {} at word {} that uses a marker call result: the instruction cannot be decoded{}",
+                    inst::name_of(one),
+                    module.offset_of(i),
+                    index.undecodable_because(module, one)
+                ))
+            })?;
+            positions.into_iter().for_each(&mut rewrite);
         }
+        at += one.len();
     }
-    Ok(())
+    if changed {
+        out.insts.push((i, out.words.len()));
+    } else {
+        out.words.truncate(start);
+    }
+    Ok(changed)
 }

@@ -514,9 +514,7 @@ impl Index {
         if op == Op::ExtInst as u32 {
             let set = words
                 .get(3)
-                .and_then(|s| self.ext_sets.get(s))
-                .copied()
-                .unwrap_or(inst::ExtSet::Unknown);
+                .map_or(inst::ExtSet::Unknown, |&s| self.ext_set_of(s));
             return inst::ext_inst_use_positions(words, set);
         }
         if op == Op::Switch as u32 {
@@ -547,11 +545,40 @@ impl Index {
         inst::id_use_positions(words)
     }
 
+    /// The layout of the extended instruction set imported as `set` (`Unknown` when `set` is
+    /// not an `OpExtInstImport` of the module).
+    #[inline]
+    pub fn ext_set_of(&self, set: u32) -> inst::ExtSet {
+        self.ext_sets
+            .get(&set)
+            .copied()
+            .unwrap_or(inst::ExtSet::Unknown)
+    }
+
+    /// Calls `f` with the word position of every id `words` uses, as [`Index::id_use_positions`]
+    /// finds them, when that needs no decoding (the fixed layouts of [`inst`], and extended
+    /// instructions that take ids only); returns false, having called nothing, otherwise.
+    #[inline]
+    pub fn visit_use_positions_undecoded(&self, words: &[u32], mut f: impl FnMut(usize)) -> bool {
+        let op = words[0] & 0xffff;
+        if op == Op::ExtInst as u32 {
+            return words.len() >= 5
+                && inst::visit_ext_inst_id_positions(words, self.ext_set_of(words[3]), &mut f);
+        }
+        op != Op::Switch as u32 && inst::visit_fixed_use_positions(words, f)
+    }
+
     /// Calls `f` with every id `words` uses (see [`Index::id_use_positions`]); when the
     /// instruction cannot be decoded, with every word after the opcode (conservative).
     #[inline]
     pub fn visit_use_ids(&self, module: &Module, words: &[u32], mut f: impl FnMut(u32)) {
         let op = words[0] & 0xffff;
+        if op == Op::ExtInst as u32 && words.len() >= 5 {
+            let set = self.ext_set_of(words[3]);
+            if inst::visit_ext_inst_id_positions(words, set, &mut |p| f(words[p])) {
+                return;
+            }
+        }
         if op != Op::ExtInst as u32
             && op != Op::Switch as u32
             && inst::visit_use_positions(words, |p| f(words[p]))

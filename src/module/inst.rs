@@ -303,6 +303,14 @@ pub fn visit_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
     }
 }
 
+/// Calls `f` with the word position of every id this instruction uses when its layout is fixed
+/// (the common instructions: loads, stores, arithmetic, …); returns false, having called
+/// nothing, when it needs decoding.
+#[inline]
+pub fn visit_fixed_use_positions(words: &[u32], mut f: impl FnMut(usize)) -> bool {
+    fixed_use_positions(words, &mut f)
+}
+
 /// Id positions of the common instructions whose layout is fixed, without decoding.
 fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
     let mut v = Vec::with_capacity(words.len());
@@ -583,9 +591,98 @@ pub fn ext_set(name: &[u8]) -> ExtSet {
     }
 }
 
+/// Calls `f` with the word positions of the ids an `OpExtInst` uses, as
+/// [`ext_inst_use_positions`] finds them, without allocating, when the set takes only ids
+/// (`AllIds`) or the set's grammar gives this instruction only id operands (nearly all of
+/// OpenCL.std: `sin`, `fma`, `mad`…) and the words fit it. Returns false, having called
+/// nothing, otherwise (the caller then decodes).
+#[inline]
+pub fn visit_ext_inst_id_positions(words: &[u32], set: ExtSet, f: &mut impl FnMut(usize)) -> bool {
+    let n = words.len();
+    if n < 5 {
+        return false;
+    }
+    let fits = match set {
+        ExtSet::AllIds => true,
+        ExtSet::Unknown => false,
+        ExtSet::Table(table) => id_only_operands(table, words[4]).is_some_and(|max| n - 5 <= max),
+    };
+    if fits {
+        f(1);
+        f(3);
+        (5..n).for_each(f);
+    }
+    fits
+}
+
+/// When every operand of extended instruction `ext_op` of `table` is an id: how many operand
+/// words its grammar takes at most (`usize::MAX` when the last repeats). A table per set, made
+/// once from the grammar (a lookup is then an index, not a search of the grammar).
+fn id_only_operands(
+    table: &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>,
+    ext_op: u32,
+) -> Option<usize> {
+    use rspirv::grammar as g;
+    type Layouts = OnceLock<Vec<Option<usize>>>;
+    static OPENCL_STD: Layouts = OnceLock::new();
+    static OPENCL_DEBUGINFO: Layouts = OnceLock::new();
+    static DEBUGINFO: Layouts = OnceLock::new();
+    let cell = if std::ptr::eq(table, &g::OPENCL_STD_100_INSTRUCTION_TABLE) {
+        &OPENCL_STD
+    } else if std::ptr::eq(table, &g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE) {
+        &OPENCL_DEBUGINFO
+    } else if std::ptr::eq(table, &g::DEBUGINFO_INSTRUCTION_TABLE) {
+        &DEBUGINFO
+    } else {
+        return None;
+    };
+    let layouts = cell.get_or_init(|| {
+        let top = (0..1024u32)
+            .filter(|&op| table.lookup_opcode(op).is_some())
+            .max()
+            .map_or(0, |op| op as usize + 1);
+        (0..top as u32)
+            .map(|op| {
+                let g = table.lookup_opcode(op)?;
+                let ids = g.operands.iter().all(|o| {
+                    matches!(
+                        o.kind,
+                        OperandKind::IdRef
+                            | OperandKind::IdResultType
+                            | OperandKind::IdScope
+                            | OperandKind::IdMemorySemantics
+                    )
+                });
+                let repeats = g
+                    .operands
+                    .iter()
+                    .any(|o| o.quantifier == rspirv::grammar::OperandQuantifier::ZeroOrMore);
+                ids.then_some(if repeats {
+                    usize::MAX
+                } else {
+                    g.operands.len()
+                })
+            })
+            .collect()
+    });
+    layouts.get(ext_op as usize).copied().flatten()
+}
+
 /// Word positions of the ids an `OpExtInst` uses (result type, set, id operands), or `None` when
 /// the set or the instruction is unknown or the words do not match its grammar.
 pub fn ext_inst_use_positions(words: &[u32], set: ExtSet) -> Option<Vec<usize>> {
+    if words.len() < 5 {
+        return None;
+    }
+    let mut out = Vec::with_capacity(words.len());
+    if visit_ext_inst_id_positions(words, set, &mut |p| out.push(p)) {
+        return Some(out);
+    }
+    ext_inst_use_positions_by_grammar(words, set)
+}
+
+/// [`ext_inst_use_positions`] by walking the set's grammar (no shortcut).
+fn ext_inst_use_positions_by_grammar(words: &[u32], set: ExtSet) -> Option<Vec<usize>> {
     if words.len() < 5 {
         return None;
     }
@@ -725,6 +822,40 @@ mod tests {
     }
 
     /// The allocation-free layouts of `visit_use_positions` agree with rspirv's grammar.
+    #[test]
+    fn extended_instructions_without_decoding_agree_with_the_grammar() {
+        use rspirv::grammar as g;
+        let tables = [
+            &g::OPENCL_STD_100_INSTRUCTION_TABLE,
+            &g::OPENCL_DEBUGINFO_100_INSTRUCTION_TABLE,
+            &g::DEBUGINFO_INSTRUCTION_TABLE,
+        ];
+        let mut fast = 0;
+        for table in tables {
+            for ext_op in 0..1024u32 {
+                for n in 5..14usize {
+                    // (Operand words that read as ids, literals or strings alike: 0 is a valid
+                    // empty string and a valid enumerant.)
+                    let mut words = vec![0u32; n];
+                    words[0] = ((n as u32) << 16) | Op::ExtInst as u32;
+                    words[4] = ext_op;
+                    let set = ExtSet::Table(table);
+                    let mut got = Vec::new();
+                    let took = visit_ext_inst_id_positions(&words, set, &mut |p| got.push(p));
+                    let expected = ext_inst_use_positions_by_grammar(&words, set);
+                    if took {
+                        fast += 1;
+                        assert_eq!(Some(got), expected, "ext op {ext_op}, {n} words");
+                    } else {
+                        assert!(got.is_empty(), "ext op {ext_op}: called f and declined");
+                    }
+                    assert_eq!(ext_inst_use_positions(&words, set), expected);
+                }
+            }
+        }
+        assert!(fast > 300, "the fast path took only {fast} cases");
+    }
+
     #[test]
     fn fast_layouts_agree_with_the_grammar() {
         let mut cases: Vec<Vec<u32>> = vec![

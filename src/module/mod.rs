@@ -475,11 +475,23 @@ impl Module {
 
     /// Replaces instruction `i` by `words` (complete instructions).
     pub fn replace(&mut self, i: usize, words: Vec<u32>) {
+        self.replace_with(i, &words);
+    }
+
+    /// [`Module::replace`] from a slice.
+    pub fn replace_with(&mut self, i: usize, words: &[u32]) {
         self.edited.set(i, true);
         self.removed.set(i, false);
         let start = self.replacement_words.len();
-        self.replacement_words.extend_from_slice(&words);
+        self.replacement_words.extend_from_slice(words);
         self.replaced.insert(i, (start, words.len()));
+    }
+
+    /// Room for `n` more replaced instructions of `words` words in all, exactly (before many
+    /// [`Module::replace_with`] calls).
+    pub fn reserve_replacements(&mut self, n: usize, words: usize) {
+        self.replaced.reserve(n);
+        self.replacement_words.reserve_exact(words);
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.
