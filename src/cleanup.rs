@@ -1,30 +1,30 @@
 //! Remove what lowering made dead, and nothing else.
 //!
-//! Algorithm:
-//! 1. Candidates are the ids the removed marker calls used (their arguments and the -O0 stores
-//!    that fed them), closed over the operands of removable definitions: pointer casts, zero
-//!    access chains, copies, loads and `Function` variables inside functions; module-scope
-//!    variables without linkage, constants and `OpSpecConstantOp`s.
-//! 2. One pass counts the remaining uses of the candidates (names, decorations and entry-point
-//!    interfaces do not count; an entry point's function and an id a decoration takes as a
-//!    parameter do). A use by an instruction whose removal would not give it back —
-//!    anything but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and
-//!    the pass stops looking for it. The same pass applies lowering's replacements: the replaced
-//!    call results are candidates (they must end unused) that are never pinned, so the pass
-//!    finds every use of them; a use inside a function that calls markers is rewritten to the
-//!    replacing constant ([`lower::rewrite_uses`], into one arena applied after the pass) and
-//!    the rewritten instruction is counted as an edited one is. Rewriting thus costs per use,
-//!    with no pass of its own over the callers' instructions (on compiled device code those are
-//!    most of the module: ~20% of native lowering's instructions went to such a pass).
-//! 3. A worklist removes every candidate whose count is zero and decrements its operands; an -O0
-//!    store into a local whose pointer is otherwise unused is removed too. Removing an instruction
-//!    gives back exactly the uses step 2 counted for it (a replacement holding several
-//!    instructions is read one instruction at a time, as step 2 reads it).
-//! 4. The marker declarations are removed — an error if anything still refers to one, to one of
-//!    their parameters, or to the result of a lowered call that its replacement does not define
-//!    (such input is invalid SPIR-V; the error replaces an output with a dangling id). Everything
-//!    removed leaves the `OpEntryPoint` interfaces, and its names and decorations go, in one pass.
-//!    Then the `Linkage` capability goes if no `LinkageAttributes` decoration is left.
+//! Algorithm (one function per step, over the shared tables of `Cleanup`):
+//! 1. `find_candidates`: candidates are the ids the removed marker calls used (their arguments and
+//!    the -O0 stores that fed them), closed over the operands of removable definitions: pointer
+//!    casts, zero access chains, copies, loads and `Function` variables inside functions;
+//!    module-scope variables without linkage, constants and `OpSpecConstantOp`s.
+//! 2. `count_uses`: one pass counts the remaining uses of the candidates (names, decorations and
+//!    entry-point interfaces do not count; an entry point's function and an id a decoration takes
+//!    as a parameter do). A use by an instruction whose removal would not give it back — anything
+//!    but a candidate's definition or an -O0 store — *pins* the candidate (it stays), and the pass
+//!    stops looking for it. The same pass applies lowering's replacements: the replaced call
+//!    results are candidates (they must end unused) that are never pinned, so the pass finds every
+//!    use of them; a use inside a function that calls markers is rewritten to the replacing
+//!    constant ([`lower::rewrite_uses`], into one arena applied after the pass) and the rewritten
+//!    instruction is counted as an edited one is. Rewriting thus costs per use, with no pass of its
+//!    own over the callers' instructions (on compiled device code those are most of the module:
+//!    ~20% of native lowering's instructions went to such a pass).
+//! 3. `remove_dead`: a worklist removes every candidate whose count is zero and decrements its
+//!    operands; an -O0 store into a local whose pointer is otherwise unused is removed too.
+//!    Removing an instruction gives back exactly the uses step 2 counted for it (a replacement
+//!    holding several instructions is read one instruction at a time, as step 2 reads it).
+//! 4. `remove_markers`: the marker declarations are removed — an error if anything still refers to
+//!    one, to one of their parameters, or to the result of a lowered call that its replacement does
+//!    not define (such input is invalid SPIR-V; the error replaces an output with a dangling id).
+//!    Everything removed leaves the `OpEntryPoint` interfaces, and its names and decorations go, in
+//!    one pass. Then the `Linkage` capability goes if no `LinkageAttributes` decoration is left.
 //!
 //! Preconditions: every key of the replacement map is the result of a removed marker call of
 //! `markers` (so it is a candidate). Postcondition (checked): no marker declaration and no call
@@ -194,6 +194,37 @@ impl Dce<'_> {
     }
 }
 
+/// The tables the steps share, from the candidates (step 1) to the marker declarations (step 4).
+///
+/// Invariants: `candidates` holds exactly the ids that have a slot in `dce`; each has a
+/// defining instruction there except the marker declarations, their parameters (`params`) and
+/// the dropped results (`dropped_results`), which are never removed by the worklist. `replaced`
+/// holds the keys of the replacement map (each a candidate), and `callers` the sorted
+/// instruction ranges of the functions that call markers (both empty when nothing is replaced).
+/// `dce.count` is empty until step 2 fills it, one count per slot.
+struct Cleanup<'a> {
+    dce: Dce<'a>,
+    /// The candidates, as a set.
+    candidates: IdBits,
+    /// The -O0 stores that fed the removed calls (instruction indices).
+    o0_stores: Vec<usize>,
+    /// The marker declarations.
+    functions: Vec<u32>,
+    /// The markers' parameters, each with its marker.
+    params: Vec<(u32, u32)>,
+    /// Ids that leave the module with the markers and must not be used any more: the results of
+    /// lowered calls that their replacement does not define (a call returning through its sret
+    /// pointer, and the replaced ones whose uses lowering rewrote), with the calling function.
+    dropped_results: Vec<(u32, u32)>,
+    /// The functions whose instructions step 2 rewrites (those that call markers: a call result
+    /// is used only in its own function), as sorted instruction ranges.
+    callers: Vec<(usize, usize)>,
+    /// The replaced call results.
+    replaced: IdBits,
+    /// The byte budget of the id tables (four bytes per word of the module).
+    budget: usize,
+}
+
 /// Removes what lowering made dead (see the module docs).
 /// Takes the markers: the per-call data is dropped once the candidates are seeded, before the
 /// use count's tables are allocated (peak memory).
@@ -203,8 +234,20 @@ pub fn cleanup(
     markers: Markers,
     replacements: &Replacements,
 ) -> Result<()> {
-    // The functions whose instructions step 2 rewrites (those that call markers: a call result
-    // is used only in its own function), as sorted instruction ranges.
+    let mut state = Cleanup::find_candidates(module, index, markers, replacements);
+    state.count_uses(module, replacements)?;
+    let gone = state.remove_dead(module);
+    state.remove_markers(module, gone)
+}
+
+/// The sorted instruction ranges of the functions that call markers, and the set of the replaced
+/// call results (both empty when nothing is replaced).
+fn rewrite_scope(
+    module: &Module,
+    index: &Index,
+    markers: &Markers,
+    replacements: &Replacements,
+) -> (Vec<(usize, usize)>, IdBits) {
     let mut callers: Vec<(usize, usize)> = Vec::new();
     if !replacements.is_empty() {
         let ids: IdSet<u32> = markers.calls.iter().map(|c| c.caller).collect();
@@ -228,177 +271,449 @@ pub fn cleanup(
     for &id in replacements.keys() {
         replaced.insert(id);
     }
-    // 1. Candidates: the arguments of the removed calls and their -O0 stores.
-    let mut seeds: Vec<u32> = Vec::new();
-    let mut o0_stores: Vec<usize> = Vec::new();
-    // Ids that leave the module with the markers and must not be used any more: the results of
-    // lowered calls that their replacement does not define (a call returning through its sret
-    // pointer, and the replaced ones whose uses lowering rewrote), with the calling function.
-    let mut dropped_results: Vec<(u32, u32)> = Vec::new();
-    for c in &markers.calls {
-        let i = c.inst as usize;
-        if module.is_removed(i) || module.is_edited(i) {
-            seeds.extend_from_slice(&c.args);
-            o0_stores.extend(c.o0_stores.iter().map(|&s| s as usize));
-            if !module.inst(i).is_some_and(|w| defines(w, c.result)) {
-                dropped_results.push((c.result, c.caller));
-            }
-        }
-    }
-    let Markers {
-        functions,
-        calls,
-        symbols,
-        handler_buffers,
-    } = markers;
-    drop((calls, symbols, handler_buffers));
-    let budget = module.word_count() * 4;
-    let mut dce = Dce {
-        index,
-        slot: IdTable::new(0, 0),
-        ids: Vec::new(),
-        count: Vec::new(),
-        def_inst: Vec::new(),
-    };
+    (callers, replaced)
+}
 
-    for &s in &o0_stores {
-        if let Some(w) = module.inst(s) {
-            visit_uses(index, module, w, &mut |u| seeds.push(u));
-        }
-    }
-    // Only removable definitions are candidates (types and the like are never counted); each
-    // has a slot with its defining instruction (`Dce::add`). The set of them:
-    let mut candidates = IdBits::new(module.bound(), module.word_count());
-    // The markers, their parameters and the dropped results are counted like candidates but
-    // never removed by the worklist (no defining instruction): step 4 checks they are unused.
-    let params: Vec<(u32, u32)> = functions
-        .iter()
-        .filter_map(|f| Some((*f, index.function_by_id.get(f)?)))
-        .filter_map(|(f, &k)| Some((f, index.functions.get(k)?)))
-        .flat_map(|(f, func)| func.params.iter().map(move |&p| (p, f)))
-        .collect();
-    let must_go = functions
-        .iter()
-        .chain(params.iter().map(|(p, _)| p))
-        .chain(dropped_results.iter().map(|(r, _)| r));
-    // Ids looked at (candidates or not): each is pushed, and judged, once however many uses
-    // name it (the stack stays as short as the ids it reaches).
-    let mut seen = IdBits::new(module.bound(), module.word_count());
-    for &id in must_go {
-        if candidates.insert(id) {
-            dce.add(id, None);
-        }
-        seen.insert(id);
-    }
-    // Judged a wave at a time, each in the order of the definitions (a forward sweep: the
-    // input's pages go behind it); the ids the wave's candidates use make the next wave. (The
-    // set reached does not depend on the order.)
-    let mut next = seeds;
-    next.retain(|&id| seen.insert(id));
-    // A wave: defining instruction << 32 | id, sorted.
-    let mut wave: Vec<u64> = Vec::new();
-    while !next.is_empty() {
-        wave.clear();
-        wave.extend(
-            next.drain(..)
-                .filter_map(|id| Some((index.defs.get(&id)? as u64) << 32 | id as u64)),
-        );
-        wave.sort_unstable();
-        let mut behind = ReleaseBehind::default();
-        for &key in &wave {
-            let id = key as u32;
-            behind.passed(module, module.offset_of((key >> 32) as usize));
-            if let Some(i) = dce.removable(module, id) {
-                candidates.insert(id);
-                dce.add(id, Some(i));
-                if let Some(w) = module.inst(i) {
-                    visit_uses(index, module, w, &mut |u| {
-                        if seen.insert(u) {
-                            next.push(u);
-                        }
-                    });
+impl<'a> Cleanup<'a> {
+    /// Step 1: the candidates — the arguments of the removed calls and their -O0 stores, closed
+    /// over the operands of removable definitions — each given a slot.
+    fn find_candidates(
+        module: &Module,
+        index: &'a Index,
+        markers: Markers,
+        replacements: &Replacements,
+    ) -> Self {
+        let (callers, replaced) = rewrite_scope(module, index, &markers, replacements);
+        let mut seeds: Vec<u32> = Vec::new();
+        let mut o0_stores: Vec<usize> = Vec::new();
+        let mut dropped_results: Vec<(u32, u32)> = Vec::new();
+        for c in &markers.calls {
+            let i = c.inst as usize;
+            if module.is_removed(i) || module.is_edited(i) {
+                seeds.extend_from_slice(&c.args);
+                o0_stores.extend(c.o0_stores.iter().map(|&s| s as usize));
+                if !module.inst(i).is_some_and(|w| defines(w, c.result)) {
+                    dropped_results.push((c.result, c.caller));
                 }
             }
         }
-    }
-    // (Grown by doubling, and kept to the end: give back the spare room.)
-    drop((next, wave, seen));
-    dce.def_inst.shrink_to_fit();
-    dce.index_slots(module.bound(), budget);
+        let Markers {
+            functions,
+            calls,
+            symbols,
+            handler_buffers,
+        } = markers;
+        drop((calls, symbols, handler_buffers));
+        let budget = module.word_count() * 4;
+        let mut dce = Dce {
+            index,
+            slot: IdTable::new(0, 0),
+            ids: Vec::new(),
+            count: Vec::new(),
+            def_inst: Vec::new(),
+        };
 
-    // 2. Count remaining uses, in the module and in what lowering appended.
-    // A use by an unedited instruction whose removal would not decrement it — anything but a
-    // candidate's definition or an -O0 store — pins the candidate: its count becomes PINNED (it
-    // can never come down to 0 or 1), and the candidate leaves this thread's copy of the set, so
-    // a constant used everywhere stops costing an operand decode per use.
-    let slot = &dce.slot;
-    // The instructions whose removal decrements their operands' counts: the candidates'
-    // definitions and the -O0 stores (one bit per instruction).
-    let mut may_go = vec![0u64; module.len().div_ceil(64)];
-    let definitions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
-    for i in definitions
-        .map(|i| i as usize)
-        .chain(o0_stores.iter().copied())
-    {
-        if let Some(word) = may_go.get_mut(i / 64) {
-            *word |= 1 << (i % 64);
+        for &s in &o0_stores {
+            if let Some(w) = module.inst(s) {
+                visit_uses(index, module, w, &mut |u| seeds.push(u));
+            }
+        }
+        // Only removable definitions are candidates (types and the like are never counted); each
+        // has a slot with its defining instruction (`Dce::add`). The set of them:
+        let mut candidates = IdBits::new(module.bound(), module.word_count());
+        // The markers, their parameters and the dropped results are counted like candidates but
+        // never removed by the worklist (no defining instruction): step 4 checks they are unused.
+        let params: Vec<(u32, u32)> = functions
+            .iter()
+            .filter_map(|f| Some((*f, index.function_by_id.get(f)?)))
+            .filter_map(|(f, &k)| Some((f, index.functions.get(k)?)))
+            .flat_map(|(f, func)| func.params.iter().map(move |&p| (p, f)))
+            .collect();
+        let must_go = functions
+            .iter()
+            .chain(params.iter().map(|(p, _)| p))
+            .chain(dropped_results.iter().map(|(r, _)| r));
+        // Ids looked at (candidates or not): each is pushed, and judged, once however many uses
+        // name it (the stack stays as short as the ids it reaches).
+        let mut seen = IdBits::new(module.bound(), module.word_count());
+        for &id in must_go {
+            if candidates.insert(id) {
+                dce.add(id, None);
+            }
+            seen.insert(id);
+        }
+        // Judged a wave at a time, each in the order of the definitions (a forward sweep: the
+        // input's pages go behind it); the ids the wave's candidates use make the next wave. (The
+        // set reached does not depend on the order.)
+        let mut next = seeds;
+        next.retain(|&id| seen.insert(id));
+        // A wave: defining instruction << 32 | id, sorted.
+        let mut wave: Vec<u64> = Vec::new();
+        while !next.is_empty() {
+            wave.clear();
+            wave.extend(
+                next.drain(..)
+                    .filter_map(|id| Some((index.defs.get(&id)? as u64) << 32 | id as u64)),
+            );
+            wave.sort_unstable();
+            let mut behind = ReleaseBehind::default();
+            for &key in &wave {
+                let id = key as u32;
+                behind.passed(module, module.offset_of((key >> 32) as usize));
+                if let Some(i) = dce.removable(module, id) {
+                    candidates.insert(id);
+                    dce.add(id, Some(i));
+                    if let Some(w) = module.inst(i) {
+                        visit_uses(index, module, w, &mut |u| {
+                            if seen.insert(u) {
+                                next.push(u);
+                            }
+                        });
+                    }
+                }
+            }
+        }
+        // (Grown by doubling, and kept to the end: give back the spare room.)
+        drop((next, wave, seen));
+        dce.def_inst.shrink_to_fit();
+        dce.index_slots(module.bound(), budget);
+        Cleanup {
+            dce,
+            candidates,
+            o0_stores,
+            functions,
+            params,
+            dropped_results,
+            callers,
+            replaced,
+            budget,
         }
     }
-    let may_go = &may_go;
-    let count_in = |w: &[u32], count: &mut [u32], live: &IdBits| {
+
+    /// Step 2: counts the remaining uses of the candidates, in the module and in what lowering
+    /// appended, pinning the candidates a use keeps and rewriting the uses of the replaced call
+    /// results (the rewrites are applied to `module` at the end).
+    fn count_uses(&mut self, module: &mut Module, replacements: &Replacements) -> Result<()> {
+        let dce = &mut self.dce;
+        let index = dce.index;
+        // The instructions whose removal decrements their operands' counts: the candidates'
+        // definitions and the -O0 stores (one bit per instruction).
+        let mut may_go = vec![0u64; module.len().div_ceil(64)];
+        let definitions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
+        for i in definitions
+            .map(|i| i as usize)
+            .chain(self.o0_stores.iter().copied())
+        {
+            if let Some(word) = may_go.get_mut(i / 64) {
+                *word |= 1 << (i % 64);
+            }
+        }
+        let counter = UseCounter {
+            module,
+            index,
+            slot: &dce.slot,
+            may_go: &may_go,
+            callers: &self.callers,
+            replaced: &self.replaced,
+            replacements,
+        };
+        let candidates = &self.candidates;
+        // This pass reads every word of the module: two threads on big modules, each counting
+        // into its own table (with its own copy of the set), summed (the result does not depend
+        // on the split: a pin in either half pins).
+        let n = module.len();
+        let slots = dce.def_inst.len();
+        let mut count = vec![0u32; slots];
+        let mut rewritten = Rewrites::default();
+        let mut upper_rewrites: Option<Rewrites> = None;
+        if n >= PARALLEL_COUNT_MIN {
+            let mid = n / 2;
+            let counter = &counter;
+            let (lower_half, upper) = std::thread::scope(|scope| {
+                let upper = scope.spawn(|| {
+                    let mut c = vec![0u32; slots];
+                    let mut live = candidates.clone();
+                    let mut r = Rewrites::default();
+                    counter
+                        .count_range(mid..n, &mut c, &mut live, &mut r)
+                        .map(|()| (c, r))
+                });
+                let mut live = candidates.clone();
+                let lower_half = counter.count_range(0..mid, &mut count, &mut live, &mut rewritten);
+                (lower_half, upper.join())
+            });
+            // (The first error in instruction order, as one pass would report.)
+            lower_half?;
+            let (upper, upper_rewritten) = upper
+                .map_err(|_| Error::PostCondition("the use-counting thread failed".into()))??;
+            for (c, u) in count.iter_mut().zip(upper) {
+                *c = c.saturating_add(u);
+            }
+            upper_rewrites = Some(upper_rewritten);
+        } else {
+            let mut live = candidates.clone();
+            counter.count_range(0..n, &mut count, &mut live, &mut rewritten)?;
+        }
+        for w in instructions(module.appended_globals()) {
+            counter.count_in(w, &mut count, candidates);
+        }
+        rewritten.apply(module);
+        if let Some(upper) = upper_rewrites {
+            upper.apply(module);
+        }
+        dce.count = count;
+        Ok(())
+    }
+
+    /// Step 3: the worklist. Removes every candidate whose count is zero and decrements its
+    /// operands, and the -O0 stores into locals whose pointer is otherwise unused. Returns the ids
+    /// removed (their names and decorations go in step 4).
+    fn remove_dead(&mut self, module: &mut Module) -> IdBits {
+        let dce = &mut self.dce;
+        let index = dce.index;
+        let mut gone = IdBits::new(module.bound(), self.budget);
+        let mut buf: Vec<u32> = Vec::new();
+        // Any order gives the same result (a fixpoint: counts only go down). It starts from the
+        // unused candidates that have a definition to remove (not the markers, their parameters
+        // and the dropped results), found by slot; the others join when their count reaches zero.
+        // It goes a wave at a time, each in the order of the definitions (a forward sweep: the
+        // input's pages go behind it); the operands whose count reaches zero make the next wave.
+        let mut work: Vec<u32> = (0..dce.def_inst.len() as u32)
+            .filter(|&k| dce.def_inst[k as usize] != 0 && dce.count[k as usize] == 0)
+            .collect();
+        // A wave: (defining instruction + 1) << 32 | slot, sorted.
+        let mut wave: Vec<u64> = Vec::new();
+        loop {
+            while !work.is_empty() {
+                wave.clear();
+                wave.extend(work.drain(..).filter_map(|k| {
+                    let d = *dce.def_inst.get(k as usize)?;
+                    (d != 0).then_some((d as u64) << 32 | k as u64)
+                }));
+                wave.sort_unstable();
+                let mut behind = ReleaseBehind::default();
+                for &key in &wave {
+                    let (k, i) = (key as u32 as usize, (key >> 32) as usize - 1);
+                    if dce.count[k] > 0 {
+                        continue;
+                    }
+                    behind.passed(module, module.offset_of(i));
+                    let Some(w) = module.inst(i) else { continue };
+                    buf.clear();
+                    buf.extend_from_slice(w);
+                    module.remove(i);
+                    gone.insert(dce.ids[k]);
+                    // The result is the same in any order (counts only go down): an operand is
+                    // queued when its count reaches zero.
+                    visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
+                }
+            }
+            // -O0 stores whose pointer nothing else uses any more.
+            let mut progressed = false;
+            for &s in &self.o0_stores {
+                let Some(w) = module.inst(s) else { continue };
+                if dce.uses(w[1]) == 1 {
+                    buf.clear();
+                    buf.extend_from_slice(w);
+                    module.remove(s);
+                    visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
+                    progressed = true;
+                }
+            }
+            if !progressed {
+                break;
+            }
+        }
+        gone
+    }
+
+    /// Step 4: removes the marker declarations — an error if anything still refers to one, to
+    /// one of their parameters, or to a dropped result — then everything removed (`gone`) from
+    /// the entry-point interfaces with its names and decorations, and the `Linkage` capability if
+    /// no `LinkageAttributes` decoration is left; checks the postcondition.
+    fn remove_markers(self, module: &mut Module, mut gone: IdBits) -> Result<()> {
+        let (dce, index) = (&self.dce, self.dce.index);
+        for &(p, f) in &self.params {
+            if dce.uses(p) > 0 {
+                return Err(Error::Lower(format!(
+                    "parameter %{p} of marker {} is used outside the marker's declaration{}",
+                    index.display_name(f),
+                    where_used(module, index, p)
+                )));
+            }
+        }
+        for &(r, caller) in &self.dropped_results {
+            if dce.uses(r) > 0 {
+                return Err(Error::Lower(format!(
+                    "the result %{r} of a marker call in {} is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach){}",
+                    index.display_name(caller),
+                    where_used(module, index, r)
+                )));
+            }
+            gone.insert(r);
+        }
+        for &f in &self.functions {
+            let entry_point = index
+                .entry_points
+                .iter()
+                .any(|&e| module.inst(e).and_then(|w| w.get(2)) == Some(&f));
+            if dce.uses(f) > 0 || entry_point {
+                let by = if entry_point {
+                    " (an OpEntryPoint)".to_string()
+                } else {
+                    match where_used(module, index, f) {
+                        w if w.is_empty() => " (a function pointer?)".to_string(),
+                        w => w,
+                    }
+                };
+                return Err(Error::Lower(format!(
+                    "marker function {} is still referenced by something other than a direct call{by}",
+                    index.display_name(f),
+                )));
+            }
+            let Some(&k) = index.function_by_id.get(&f) else {
+                continue;
+            };
+            let func = &index.functions[k];
+            for i in func.start..=func.end {
+                module.remove(i);
+            }
+            for id in std::iter::once(f).chain(func.params.iter().copied()) {
+                gone.insert(id);
+            }
+        }
+        remove_references(module, index, &gone);
+        check_no_markers(module, index, &self.functions)
+    }
+}
+
+/// The end of step 4: everything in `gone` leaves the entry-point interfaces (globals, in a
+/// valid module) and its names and decorations go, in one pass; then the `Linkage` capability
+/// goes if no `LinkageAttributes` decoration is left.
+fn remove_references(module: &mut Module, index: &Index, gone: &IdBits) {
+    for &e in &index.entry_points {
+        let Some(w) = module.inst(e) else { continue };
+        let Some(n) = inst::string_len(&w[3..]) else {
+            continue;
+        };
+        let keep = 3 + n;
+        if !w[keep..].iter().any(|&x| gone.contains(x)) {
+            continue;
+        }
+        let mut new: Vec<u32> = w[..keep].to_vec();
+        new.extend(w[keep..].iter().filter(|&&x| !gone.contains(x)));
+        new[0] = inst::head(Op::EntryPoint, new.len());
+        module.replace(e, new);
+    }
+    // (Before the linkage check below: the markers' own LinkageAttributes go here.)
+    index.remove_annotations_of(module, gone);
+    let linkage_left = index.linkage.values().any(|l| {
+        module
+            .inst(l.inst)
+            .is_some_and(|w| w.len() > 2 && w[2] == Decoration::LinkageAttributes as u32)
+    });
+    if !linkage_left {
+        for &(cap, i) in &index.capabilities {
+            if cap == Capability::Linkage as u32 {
+                module.remove(i);
+            }
+        }
+    }
+}
+
+/// Step 2's reading of the module (shared by its two threads).
+///
+/// A use by an unedited instruction whose removal would not decrement it — anything but a
+/// candidate's definition or an -O0 store — pins the candidate: its count becomes [`PINNED`] (it
+/// can never come down to 0 or 1), and the candidate leaves this thread's copy of the set
+/// (`live`), so a constant used everywhere stops costing an operand decode per use.
+struct UseCounter<'a> {
+    module: &'a Module,
+    index: &'a Index,
+    /// The candidates' slots (see [`Dce::slot`]).
+    slot: &'a IdTable<u32>,
+    /// One bit per instruction: set for those whose removal decrements their operands' counts
+    /// (the candidates' definitions and the -O0 stores).
+    may_go: &'a [u64],
+    /// See [`Cleanup::callers`].
+    callers: &'a [(usize, usize)],
+    /// See [`Cleanup::replaced`].
+    replaced: &'a IdBits,
+    replacements: &'a Replacements,
+}
+
+impl UseCounter<'_> {
+    /// Counts the uses of live candidates in `w` (one instruction).
+    fn count_in(&self, w: &[u32], count: &mut [u32], live: &IdBits) {
         if w[1..].iter().any(|&x| live.contains(x)) {
-            index.visit_use_ids(module, w, |id| {
+            self.index.visit_use_ids(self.module, w, |id| {
                 if live.contains(id) {
                     // (No overflow: fewer than 2^30 uses, on top of at most PINNED.)
-                    let c = &mut count[slot.get(id) as usize - 1];
+                    let c = &mut count[self.slot.get(id) as usize - 1];
                     *c = c.wrapping_add(1);
                 }
             });
         }
-    };
-    let (callers, replaced) = (&callers, &replaced);
-    // Counts uses in `range`; inside the functions that call markers, an instruction that uses a
-    // replaced call result is rewritten first (into `rewritten`) and counted as rewritten.
-    let count_range = |range: std::ops::Range<usize>,
-                       count: &mut [u32],
-                       live: &mut IdBits,
-                       rewritten: &mut Rewrites|
-     -> Result<()> {
+    }
+
+    /// Inside a function that calls markers: rewrites instruction `i` (`w`) when it uses a
+    /// replaced call result, and counts it as an edited instruction is counted.
+    fn rewrite(
+        &self,
+        i: usize,
+        w: &[u32],
+        count: &mut [u32],
+        live: &IdBits,
+        rewritten: &mut Rewrites,
+    ) -> Result<bool> {
+        let callers = self.callers;
+        let k = callers.partition_point(|&(_, end)| end < i);
+        if callers.get(k).is_none_or(|&(start, _)| start > i) {
+            return Ok(false);
+        }
+        if !lower::rewrite_uses(
+            self.module,
+            self.index,
+            i,
+            w,
+            self.replaced,
+            self.replacements,
+            rewritten,
+        )? {
+            return Ok(false);
+        }
+        for one in instructions(rewritten.last()) {
+            self.count_in(one, count, live);
+        }
+        Ok(true)
+    }
+
+    /// A use that keeps `id`: pins it, but a replaced call result only counts (it stays live, so
+    /// that step 2 sees every use of it to rewrite).
+    fn pin(&self, id: u32, count: &mut [u32], live: &mut IdBits) {
+        let c = &mut count[self.slot.get(id) as usize - 1];
+        if self.replaced.contains(id) {
+            *c = c.wrapping_add(1);
+        } else {
+            *c = PINNED;
+            live.remove(id);
+        }
+    }
+
+    /// Counts uses in `range`; inside the functions that call markers, an instruction that uses
+    /// a replaced call result is rewritten first (into `rewritten`) and counted as rewritten.
+    fn count_range(
+        &self,
+        range: std::ops::Range<usize>,
+        count: &mut [u32],
+        live: &mut IdBits,
+        rewritten: &mut Rewrites,
+    ) -> Result<()> {
+        let (module, index) = (self.module, self.index);
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
-        // Inside a function that calls markers: rewrites instruction `i` (`w`) when it uses a
-        // replaced call result, and counts it as an edited instruction is counted.
-        let rewrite = |i: usize,
-                       w: &[u32],
-                       count: &mut [u32],
-                       live: &IdBits,
-                       rewritten: &mut Rewrites|
-         -> Result<bool> {
-            let k = callers.partition_point(|&(_, end)| end < i);
-            if callers.get(k).is_none_or(|&(start, _)| start > i) {
-                return Ok(false);
-            }
-            if !lower::rewrite_uses(module, index, i, w, replaced, replacements, rewritten)? {
-                return Ok(false);
-            }
-            for one in instructions(rewritten.last()) {
-                count_in(one, count, live);
-            }
-            Ok(true)
-        };
-        // A use that keeps `id` (see above): pins it, but a replaced call result only counts
-        // (it stays live, so that step 2 sees every use of it to rewrite).
-        let pin = |id: u32, count: &mut [u32], live: &mut IdBits| {
-            let c = &mut count[slot.get(id) as usize - 1];
-            if replaced.contains(id) {
-                *c = c.wrapping_add(1);
-            } else {
-                *c = PINNED;
-                live.remove(id);
-            }
-        };
         for i in range {
             behind.passed(module, module.offset_of(i));
             let op = module.opcode(i);
@@ -424,7 +739,7 @@ pub fn cleanup(
                         let positions = inst::id_use_positions(w).unwrap_or_default();
                         for id in positions.into_iter().filter(|&p| p >= 2).map(|p| w[p]) {
                             if live.contains(id) {
-                                pin(id, count, live);
+                                self.pin(id, count, live);
                             }
                         }
                     }
@@ -436,7 +751,7 @@ pub fn cleanup(
                 // it names stays.
                 if let Some(&f) = module.inst(i).and_then(|w| w.get(2)) {
                     if live.contains(f) {
-                        pin(f, count, live);
+                        self.pin(f, count, live);
                     }
                 }
                 continue;
@@ -458,215 +773,39 @@ pub fn cleanup(
                 if hits.is_empty() {
                     continue;
                 }
-                if hits.iter().any(|&id| replaced.contains(id))
-                    && rewrite(i, w, count, live, rewritten)?
+                if hits.iter().any(|&id| self.replaced.contains(id))
+                    && self.rewrite(i, w, count, live, rewritten)?
                 {
                     continue;
                 }
                 // Whether taking this instruction out decrements its operands' counts: a
                 // candidate's definition or an -O0 store. (The marker declarations go without
                 // decrementing: a use there keeps a candidate as surely as a pin.)
-                let counted = may_go.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0);
+                let counted = self
+                    .may_go
+                    .get(i / 64)
+                    .is_some_and(|w| w & (1 << (i % 64)) != 0);
                 for &id in &hits {
                     if counted {
-                        let c = &mut count[slot.get(id) as usize - 1];
+                        let c = &mut count[self.slot.get(id) as usize - 1];
                         *c = c.wrapping_add(1);
                     } else {
-                        pin(id, count, live);
+                        self.pin(id, count, live);
                     }
                 }
                 continue;
             }
             let Some(w) = module.inst(i) else { continue };
-            if !replacements.is_empty() && rewrite(i, w, count, live, rewritten)? {
+            if !self.replacements.is_empty() && self.rewrite(i, w, count, live, rewritten)? {
                 continue;
             }
             // A replaced instruction may hold several instructions (e.g. a store).
             for one in instructions(w) {
-                count_in(one, count, live);
+                self.count_in(one, count, live);
             }
         }
         Ok(())
-    };
-    // This pass reads every word of the module: two threads on big modules, each counting into
-    // its own table (with its own copy of the set), summed (the result does not depend on the
-    // split: a pin in either half pins).
-    let n = module.len();
-    let slots = dce.def_inst.len();
-    let mut count = vec![0u32; slots];
-    let mut rewritten = Rewrites::default();
-    let mut upper_rewrites: Option<Rewrites> = None;
-    if n >= PARALLEL_COUNT_MIN {
-        let mid = n / 2;
-        let (lower_half, upper) = std::thread::scope(|scope| {
-            let upper = scope.spawn(|| {
-                let mut c = vec![0u32; slots];
-                let mut live = candidates.clone();
-                let mut r = Rewrites::default();
-                count_range(mid..n, &mut c, &mut live, &mut r).map(|()| (c, r))
-            });
-            let mut live = candidates.clone();
-            let lower_half = count_range(0..mid, &mut count, &mut live, &mut rewritten);
-            (lower_half, upper.join())
-        });
-        // (The first error in instruction order, as one pass would report.)
-        lower_half?;
-        let (upper, upper_rewritten) =
-            upper.map_err(|_| Error::PostCondition("the use-counting thread failed".into()))??;
-        for (c, u) in count.iter_mut().zip(upper) {
-            *c = c.saturating_add(u);
-        }
-        upper_rewrites = Some(upper_rewritten);
-    } else {
-        let mut live = candidates.clone();
-        count_range(0..n, &mut count, &mut live, &mut rewritten)?;
     }
-    for w in instructions(module.appended_globals()) {
-        count_in(w, &mut count, &candidates);
-    }
-    rewritten.apply(module);
-    if let Some(upper) = upper_rewrites {
-        upper.apply(module);
-    }
-    dce.count = count;
-
-    // Ids removed, whose names and decorations go at the end.
-    let mut gone = IdBits::new(module.bound(), budget);
-    let mut buf: Vec<u32> = Vec::new();
-    // 3. Worklist.
-    // Any order gives the same result (a fixpoint: counts only go down). It starts from the
-    // unused candidates that have a definition to remove (not the markers, their parameters and
-    // the dropped results), found by slot; the others join when their count reaches zero.
-    // It goes a wave at a time, each in the order of the definitions (a forward sweep: the
-    // input's pages go behind it); the operands whose count reaches zero make the next wave.
-    let mut work: Vec<u32> = (0..dce.def_inst.len() as u32)
-        .filter(|&k| dce.def_inst[k as usize] != 0 && dce.count[k as usize] == 0)
-        .collect();
-    // A wave: (defining instruction + 1) << 32 | slot, sorted.
-    let mut wave: Vec<u64> = Vec::new();
-    loop {
-        while !work.is_empty() {
-            wave.clear();
-            wave.extend(work.drain(..).filter_map(|k| {
-                let d = *dce.def_inst.get(k as usize)?;
-                (d != 0).then_some((d as u64) << 32 | k as u64)
-            }));
-            wave.sort_unstable();
-            let mut behind = ReleaseBehind::default();
-            for &key in &wave {
-                let (k, i) = (key as u32 as usize, (key >> 32) as usize - 1);
-                if dce.count[k] > 0 {
-                    continue;
-                }
-                behind.passed(module, module.offset_of(i));
-                let Some(w) = module.inst(i) else { continue };
-                buf.clear();
-                buf.extend_from_slice(w);
-                module.remove(i);
-                gone.insert(dce.ids[k]);
-                // The result is the same in any order (counts only go down): an operand is queued
-                // when its count reaches zero.
-                visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
-            }
-        }
-        // -O0 stores whose pointer nothing else uses any more.
-        let mut progressed = false;
-        for &s in &o0_stores {
-            let Some(w) = module.inst(s) else { continue };
-            if dce.uses(w[1]) == 1 {
-                buf.clear();
-                buf.extend_from_slice(w);
-                module.remove(s);
-                visit_uses(index, module, &buf, &mut |u| dce.drop_use(u, &mut work));
-                progressed = true;
-            }
-        }
-        if !progressed {
-            break;
-        }
-    }
-
-    // 4. Marker declarations.
-    for &(p, f) in &params {
-        if dce.uses(p) > 0 {
-            return Err(Error::Lower(format!(
-                "parameter %{p} of marker {} is used outside the marker's declaration{}",
-                index.display_name(f),
-                where_used(module, index, p)
-            )));
-        }
-    }
-    for &(r, caller) in &dropped_results {
-        if dce.uses(r) > 0 {
-            return Err(Error::Lower(format!(
-                "the result %{r} of a marker call in {} is still used where spec-link cannot replace it (a call that returns through its sret pointer has no value; a use outside the calling function is out of reach){}",
-                index.display_name(caller),
-                where_used(module, index, r)
-            )));
-        }
-        gone.insert(r);
-    }
-    for &f in &functions {
-        let entry_point = index
-            .entry_points
-            .iter()
-            .any(|&e| module.inst(e).and_then(|w| w.get(2)) == Some(&f));
-        if dce.uses(f) > 0 || entry_point {
-            let by = if entry_point {
-                " (an OpEntryPoint)".to_string()
-            } else {
-                match where_used(module, index, f) {
-                    w if w.is_empty() => " (a function pointer?)".to_string(),
-                    w => w,
-                }
-            };
-            return Err(Error::Lower(format!(
-                "marker function {} is still referenced by something other than a direct call{by}",
-                index.display_name(f),
-            )));
-        }
-        let Some(&k) = index.function_by_id.get(&f) else {
-            continue;
-        };
-        let func = &index.functions[k];
-        for i in func.start..=func.end {
-            module.remove(i);
-        }
-        for id in std::iter::once(f).chain(func.params.iter().copied()) {
-            gone.insert(id);
-        }
-    }
-    // Everything removed leaves the entry-point interfaces (globals, in a valid module).
-    for &e in &index.entry_points {
-        let Some(w) = module.inst(e) else { continue };
-        let Some(n) = inst::string_len(&w[3..]) else {
-            continue;
-        };
-        let keep = 3 + n;
-        if !w[keep..].iter().any(|&x| gone.contains(x)) {
-            continue;
-        }
-        let mut new: Vec<u32> = w[..keep].to_vec();
-        new.extend(w[keep..].iter().filter(|&&x| !gone.contains(x)));
-        new[0] = inst::head(Op::EntryPoint, new.len());
-        module.replace(e, new);
-    }
-    // Names and decorations of everything removed, in one pass (before the linkage check below:
-    // the markers' own LinkageAttributes go here).
-    index.remove_annotations_of(module, &gone);
-    let linkage_left = index.linkage.values().any(|l| {
-        module
-            .inst(l.inst)
-            .is_some_and(|w| w.len() > 2 && w[2] == Decoration::LinkageAttributes as u32)
-    });
-    if !linkage_left {
-        for &(cap, i) in &index.capabilities {
-            if cap == Capability::Linkage as u32 {
-                module.remove(i);
-            }
-        }
-    }
-    check_no_markers(module, index, &functions)
 }
 
 /// Post-condition: no marker declaration and no call to one survives (every call of the input is
