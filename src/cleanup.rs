@@ -839,3 +839,219 @@ fn check_no_markers(module: &Module, index: &Index, functions: &[u32]) -> Result
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::testing::{assemble, validate, TestResult};
+    use crate::markers::find_markers;
+
+    /// A kernel that stores the scalar spec constant `A` (default 7) through `%out`: the marker
+    /// call `%v` takes the symbolic-ID string `%usid` (through `%c0`), the default's global
+    /// `%idvar` (through `%c1` and `%c2`) and a null pointer.
+    const KERNEL: &str = r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpCapability Int8
+OpCapability GenericPointer
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "k" %usid
+OpName %get "_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_"
+OpName %usid "__usid_str"
+OpName %s "s"
+OpName %c0 "c0"
+OpName %v "v"
+OpName %null "null"
+OpName %uchar_65 "uchar_65"
+OpName %uchar_0 "uchar_0"
+OpName %ulong_4 "ulong_4"
+OpName %uint_42 "uint_42"
+OpName %a0 "a0"
+OpName %k "k"
+OpName %idvar "idvar"
+OpName %c1 "c1"
+OpName %c2 "c2"
+OpName %uint_7 "uint_7"
+OpDecorate %get LinkageAttributes "_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_" Import
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%void = OpTypeVoid
+%ulong_4 = OpConstant %ulong 4
+%uchar_65 = OpConstant %uchar 65
+%uchar_0 = OpConstant %uchar 0
+%uint_42 = OpConstant %uint 42
+%uint_7 = OpConstant %uint 7
+%str4 = OpTypeArray %uchar %ulong_4
+%ptr_G_str4 = OpTypePointer Generic %str4
+%ptr_G_uint = OpTypePointer Generic %uint
+%ptr_G_uchar = OpTypePointer Generic %uchar
+%ptr_CW_uint = OpTypePointer CrossWorkgroup %uint
+%fn_int = OpTypeFunction %uint %ptr_G_uchar %ptr_G_uchar %ptr_G_uchar
+%fn_k = OpTypeFunction %void %ptr_CW_uint
+%s = OpConstantComposite %str4 %uchar_65 %uchar_0 %uchar_0 %uchar_0
+%usid = OpVariable %ptr_G_str4 Generic %s
+%idvar = OpVariable %ptr_CW_uint CrossWorkgroup %uint_7
+%null = OpConstantNull %ptr_G_uchar
+%get = OpFunction %uint None %fn_int
+%a0 = OpFunctionParameter %ptr_G_uchar
+%a1 = OpFunctionParameter %ptr_G_uchar
+%a2 = OpFunctionParameter %ptr_G_uchar
+OpFunctionEnd
+%k = OpFunction %void None %fn_k
+%out = OpFunctionParameter %ptr_CW_uint
+%e = OpLabel
+%c0 = OpBitcast %ptr_G_uchar %usid
+%c1 = OpPtrCastToGeneric %ptr_G_uint %idvar
+%c2 = OpBitcast %ptr_G_uchar %c1
+%v = OpFunctionCall %uint %get %c0 %c2 %null
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+"#;
+
+    /// The marker's name.
+    const MARKER: &str = "_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_";
+
+    /// The id `OpName` gives `name`.
+    fn id(module: &Module, name: &str) -> TestResult<u32> {
+        (0..module.len())
+            .map(|i| module.original(i))
+            .filter(|w| inst::is(w, Op::Name))
+            .find(|w| inst::read_string(&w[2..]).is_some_and(|(s, _)| s == name.as_bytes()))
+            .map(|w| w[1])
+            .ok_or_else(|| format!("no OpName {name}").into())
+    }
+
+    /// The kernel with its marker call removed as lowering removes it, its markers and index,
+    /// and the replacement of the call's result by `%uint_42` (none if `replace` is false).
+    fn lowered(replace: bool) -> TestResult<(Module, Index, Markers, Replacements)> {
+        let mut module = assemble(KERNEL)?;
+        let index = Index::build(&module)?;
+        let markers = find_markers(&module, &index)?;
+        let [call] = markers.calls.as_slice() else {
+            return Err(format!("{} marker calls, not 1", markers.calls.len()).into());
+        };
+        module.remove(call.inst as usize);
+        let mut replacements = Replacements::default();
+        if replace {
+            replacements.insert(id(&module, "v")?, id(&module, "uint_42")?);
+        }
+        Ok((module, index, markers, replacements))
+    }
+
+    #[test]
+    fn candidates_close_over_removable_definitions_only() -> TestResult {
+        let (module, index, markers, replacements) = lowered(true)?;
+        let state = Cleanup::find_candidates(&module, &index, markers, &replacements);
+        for name in [
+            "c0",
+            "c1",
+            "c2",
+            "idvar",
+            "uint_7",
+            "null",
+            "__usid_str",
+            "s",
+            "uchar_65",
+            "uchar_0",
+            "a0",
+            "v",
+        ] {
+            assert!(state.candidates.contains(id(&module, name)?), "{name}");
+        }
+        // A constant reached only through a type, and one the call did not use, are not.
+        for name in ["ulong_4", "uint_42"] {
+            assert!(!state.candidates.contains(id(&module, name)?), "{name}");
+        }
+        assert_eq!(
+            state.dropped_results,
+            vec![(id(&module, "v")?, id(&module, "k")?)]
+        );
+        assert_eq!(state.params.len(), 3);
+        Ok(())
+    }
+
+    #[test]
+    fn use_count_rewrites_replaced_results_and_skips_names() -> TestResult {
+        let (mut module, index, markers, replacements) = lowered(true)?;
+        let mut state = Cleanup::find_candidates(&module, &index, markers, &replacements);
+        state.count_uses(&mut module, &replacements)?;
+        let uses = |name: &str| id(&module, name).map(|x| state.dce.uses(x));
+        // The store now stores the default: the call result is unused.
+        assert_eq!(uses("v")?, 0);
+        // Used only by the removed call (names and the entry point's interface do not count).
+        assert_eq!(uses("c0")?, 0);
+        assert_eq!(uses("null")?, 0);
+        // Used by removable definitions (once per use).
+        assert_eq!(uses("__usid_str")?, 1);
+        assert_eq!(uses("c1")?, 1);
+        assert_eq!(uses("uchar_0")?, 3);
+        let store = (0..module.len())
+            .filter_map(|i| module.inst(i))
+            .find(|w| inst::is(w, Op::Store))
+            .ok_or("no OpStore")?;
+        assert_eq!(store[2], id(&module, "uint_42")?);
+        Ok(())
+    }
+
+    #[test]
+    fn worklist_removes_what_the_call_kept_alive() -> TestResult {
+        let (mut module, index, markers, replacements) = lowered(true)?;
+        let mut state = Cleanup::find_candidates(&module, &index, markers, &replacements);
+        state.count_uses(&mut module, &replacements)?;
+        let gone = state.remove_dead(&mut module);
+        for name in [
+            "c0",
+            "c1",
+            "c2",
+            "idvar",
+            "uint_7",
+            "null",
+            "__usid_str",
+            "s",
+            "uchar_65",
+            "uchar_0",
+        ] {
+            let x = id(&module, name)?;
+            assert!(gone.contains(x), "{name}");
+            let def = index.defs.get(&x).ok_or("no definition")?;
+            assert!(module.is_removed(def), "{name}");
+        }
+        // Kept: what something else uses, and the markers (step 4 removes them).
+        for name in ["uint_42", "ulong_4", MARKER, "a0"] {
+            assert!(!gone.contains(id(&module, name)?), "{name}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn whole_cleanup_leaves_a_valid_module_without_markers() -> TestResult {
+        let (mut module, index, markers, replacements) = lowered(true)?;
+        cleanup(&mut module, &index, markers, &replacements)?;
+        let bytes = module.to_bytes(index.names_end, index.annotation_end, index.globals_end);
+        let words: Vec<u32> = bytes
+            .chunks_exact(4)
+            .map(|b| u32::from_le_bytes([b[0], b[1], b[2], b[3]]))
+            .collect();
+        validate(&words)?;
+        let get = id(&module, MARKER)?;
+        assert!(
+            !words.contains(&get) || get == 0,
+            "marker id left in the output"
+        );
+        Ok(())
+    }
+
+    #[test]
+    fn marker_step_rejects_a_dropped_result_still_used() -> TestResult {
+        let (mut module, index, markers, replacements) = lowered(false)?;
+        match cleanup(&mut module, &index, markers, &replacements) {
+            Err(Error::Lower(m)) => assert!(m.contains("is still used"), "{m}"),
+            other => return Err(format!("expected a lowering error, got {other:?}").into()),
+        }
+        Ok(())
+    }
+}

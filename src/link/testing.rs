@@ -74,7 +74,7 @@ OpFunctionEnd
 "#;
 
 /// `text` assembled for SPIR-V 1.4, after [`PREAMBLE`] unless it has its own `OpMemoryModel`.
-pub(super) fn assemble(text: &str) -> TestResult<Module> {
+pub(crate) fn assemble(text: &str) -> TestResult<Module> {
     let text = if text.contains("OpMemoryModel") {
         text.to_string()
     } else {
