@@ -19,7 +19,7 @@
 #![warn(missing_docs)]
 
 pub(crate) mod cleanup;
-pub mod error;
+pub(crate) mod error;
 pub mod info;
 pub(crate) mod layout;
 pub mod link;
@@ -476,7 +476,7 @@ impl ModuleOutput {
     }
 
     /// Whether the output is the input unchanged (pass-through).
-    pub fn is_unchanged(&self) -> bool {
+    pub(crate) fn is_unchanged(&self) -> bool {
         !matches!(self.0, OutputRepr::Edited(..))
     }
 }
@@ -520,7 +520,7 @@ pub struct Output {
 
 impl Output {
     /// The spec-constant property sets of this output.
-    pub fn property_sets(&self) -> sidecar::Sets<'_> {
+    pub(crate) fn property_sets(&self) -> sidecar::Sets<'_> {
         sidecar::Sets::new(&self.spec_map, self.mode == SpecConstMode::DefaultValues)
     }
 

@@ -54,14 +54,14 @@ pub struct Kernel {
 }
 
 /// What the kernels are computed from besides the module.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub decorations: &'a Decorations,
     pub layout: &'a crate::layout::Layout<'a>,
     /// Each marker call's `(caller function id, symbolic ID)`.
     pub marker_calls: &'a [(u32, String)],
 }
 
-pub fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> {
+pub(crate) fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> {
     let modes = execution_modes(module, index);
     let mut out = Vec::new();
     for &e in &index.entry_points {
@@ -126,7 +126,7 @@ pub fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> 
 }
 
 /// A type's spelling, pointers with their storage class: `CrossWorkgroup i32*`.
-pub fn type_spelling(layout: &crate::layout::Layout<'_>, ty: u32) -> String {
+pub(crate) fn type_spelling(layout: &crate::layout::Layout<'_>, ty: u32) -> String {
     match layout.kind(ty) {
         Ok(crate::layout::TypeKind::Pointer { storage, .. }) => {
             let class = spirv::StorageClass::from_u32(storage)

@@ -14,9 +14,9 @@
 //! refuses, too).
 
 pub mod constants;
-pub mod kernels;
+pub(crate) mod kernels;
 pub mod names;
-pub mod value;
+pub(crate) mod value;
 
 use crate::error::Result;
 use crate::module::index::Index;
@@ -31,7 +31,7 @@ use serde::Serialize;
 use spirv::Op;
 
 /// Name and version of the JSON format.
-pub const FORMAT: &str = "spec-link-info/1";
+pub(crate) const FORMAT: &str = "spec-link-info/1";
 
 /// A descriptor `{spec_id, offset, size}` as JSON.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]

@@ -35,7 +35,7 @@ mod adapt;
 mod assemble;
 mod copies;
 mod dedup;
-pub mod error;
+pub(crate) mod error;
 mod input;
 mod interfaces;
 mod merge;
@@ -104,7 +104,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 /// output's range: phase 1) so that the caller can drop the input before reading the next one;
 /// then [`Linker::finish`] runs the other phases.
 #[derive(Default)]
-pub struct Linker {
+pub(crate) struct Linker {
     insts: Insts,
     sections: Vec<Section>,
     /// The id ranges handed out so far.
@@ -118,12 +118,12 @@ pub struct Linker {
 
 impl Linker {
     /// Phase 1 for one input: its id range, and its instructions shifted into it.
-    pub fn add(&mut self, input: &LinkInput) -> Result<()> {
+    pub(crate) fn add(&mut self, input: &LinkInput) -> Result<()> {
         input::add_input(self, input)
     }
 
     /// Phases 2–9 (see the module docs); returns the module's words.
-    pub fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
+    pub(crate) fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
         if !self.errors.is_empty() {
             return Err(Error::Link(self.errors));
         }

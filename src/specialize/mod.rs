@@ -20,7 +20,7 @@
 //! property sets. Postcondition: nothing is changed when an error is returned; no SpecId of a
 //! specialized name is left in the module.
 
-pub mod fold;
+pub(crate) mod fold;
 pub mod parse;
 
 use crate::error::{Error, Result};
@@ -48,7 +48,7 @@ pub struct Specialized {
 }
 
 /// Specializes `module` (see the module docs). Errors name the constant.
-pub fn specialize(
+pub(crate) fn specialize(
     module: &mut Module,
     names: &SymbolNames,
     values: &[(String, Given)],
@@ -128,7 +128,7 @@ pub fn specialize(
 }
 
 /// The words of a constant `result` of `ty` holding `v`.
-pub fn constant_words(ty: u32, result: u32, v: &Value) -> Vec<u32> {
+pub(crate) fn constant_words(ty: u32, result: u32, v: &Value) -> Vec<u32> {
     match *v {
         Value::Bool(true) => build(Op::ConstantTrue, &[ty, result]),
         Value::Bool(false) => build(Op::ConstantFalse, &[ty, result]),

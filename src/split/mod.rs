@@ -8,9 +8,9 @@
 //! ([`crate::process_owned`], numbering from 0 per image), and compute its property sets
 //! ([`crate::properties`]).
 
-pub mod extract;
-pub mod graph;
-pub mod group;
+pub(crate) mod extract;
+pub(crate) mod graph;
+pub(crate) mod group;
 
 pub use group::SplitMode;
 
