@@ -86,6 +86,7 @@ pub enum SpecIdOrder {
 }
 
 impl SpecConstMode {
+    /// The mode's command-line spelling (`native`, `emulation`, `default-values`).
     pub fn as_str(self) -> &'static str {
         match self {
             SpecConstMode::Native => "native",
@@ -112,9 +113,13 @@ pub enum Validation {
 /// Options of one run.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// How marker calls are lowered.
     pub mode: SpecConstMode,
+    /// Layout of the emulation buffer (emulation and default-values modes).
     pub emulation_layout: EmulationLayout,
+    /// The order in which new spec constants get their SpecIds.
     pub spec_id_order: SpecIdOrder,
+    /// When to run `spirv-val` on the output ([`Validation::Never`] by default).
     pub validation: Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
@@ -135,7 +140,7 @@ impl Default for Options {
             mode: SpecConstMode::Native,
             emulation_layout: EmulationLayout::Aligned,
             spec_id_order: SpecIdOrder::FirstUse,
-            validation: Validation::Auto,
+            validation: Validation::Never,
             target_env: None,
             link: link::LinkOptions::default(),
             sidecars: true,
@@ -474,11 +479,6 @@ impl ModuleOutput {
         self.write_to(&mut out)?;
         Ok(out)
     }
-
-    /// Whether the output is the input unchanged (pass-through).
-    pub(crate) fn is_unchanged(&self) -> bool {
-        !matches!(self.0, OutputRepr::Edited(..))
-    }
 }
 
 /// About what the later stages build per marker call (spec map, lowering, cleanup's tables;
@@ -487,6 +487,7 @@ const PER_CALL_BYTES: usize = 512;
 
 /// What a run produces. Nothing is written to disk by the library.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Output {
     /// The output module, in the input's byte order.
     pub module: ModuleOutput,

@@ -1,6 +1,6 @@
 //! The spec constants of a lowered module as trees: every `OpSpecConstant*`, with its SpecId,
 //! type and default value; an `OpSpecConstantComposite` with its constituents as children (at
-//! their byte offsets, by the layout rules of [`crate::layout`]); and, given the names
+//! their byte offsets, by the layout rules of `crate::layout`); and, given the names
 //! ([`SymbolNames`]), each symbolic name's constant: the composite whose leaves carry exactly the
 //! name's SpecIds (or the one scalar), its default bytes assembled from the leaves.
 //!
@@ -28,8 +28,10 @@ pub struct ConstNode {
     pub id: u32,
     /// The defining instruction, e.g. `OpSpecConstant`, `OpConstantNull`.
     pub op: String,
+    /// The `SpecId` decoration, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec_id: Option<u32>,
+    /// The type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
     /// Byte offset inside the root constant.
@@ -94,6 +96,7 @@ impl ConstNode {
 /// A symbolic name's constant, as the module holds it.
 #[derive(Clone, Debug, Serialize)]
 pub struct NamedConstInfo {
+    /// The symbolic name.
     pub name: String,
     /// Its SpecIds (the non-padding descriptors').
     pub spec_ids: Vec<u32>,

@@ -20,9 +20,12 @@ use spirv::Op;
 /// One parameter of a kernel.
 #[derive(Clone, Debug, Serialize)]
 pub struct Param {
+    /// The `OpFunctionParameter` result id.
     pub id: u32,
+    /// Its type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
+    /// Its `OpName`, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -30,6 +33,7 @@ pub struct Param {
 /// One execution mode of an entry point.
 #[derive(Clone, Debug, Serialize)]
 pub struct Mode {
+    /// The execution mode's name.
     pub mode: String,
     /// Its literal operands (ids for `OpExecutionModeId`).
     pub operands: Vec<u32>,
@@ -38,10 +42,15 @@ pub struct Mode {
 /// One entry point.
 #[derive(Clone, Debug, Serialize)]
 pub struct Kernel {
+    /// The entry point's name.
     pub name: String,
+    /// Its execution model's name (`Kernel`, `GLCompute`, ...).
     pub execution_model: String,
+    /// The id of its function.
     pub function: u32,
+    /// The function's parameters, in order.
     pub parameters: Vec<Param>,
+    /// Its execution modes, in module order.
     pub execution_modes: Vec<Mode>,
     /// SpecIds of the spec constants it reaches, ascending.
     pub spec_ids: Vec<u32>,

@@ -16,6 +16,7 @@ use crate::specmap::{Descriptor, PADDING_SPEC_ID};
 /// One symbolic name and what the runtime does with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedConstant {
+    /// The symbolic name (the `.prop` property name).
     pub name: String,
     /// Descriptors in the order given (offset order), padding ones included.
     pub descriptors: Vec<Descriptor>,
@@ -45,6 +46,7 @@ impl NamedConstant {
 pub struct SymbolNames {
     /// Where they were read (for messages).
     pub source: String,
+    /// The names, in the order read.
     pub constants: Vec<NamedConstant>,
     /// The `all` default-values blob.
     pub default_blob: Option<Vec<u8>>,
@@ -54,11 +56,6 @@ pub struct SymbolNames {
 }
 
 impl SymbolNames {
-    /// The constant of a name.
-    pub(crate) fn find(&self, name: &str) -> Option<&NamedConstant> {
-        self.constants.iter().find(|c| c.name == name)
-    }
-
     /// The default bytes of a constant, when the blob was given and holds them.
     pub(crate) fn default_bytes(&self, c: &NamedConstant) -> Option<&[u8]> {
         let blob = self.default_blob.as_deref()?;

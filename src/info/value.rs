@@ -5,17 +5,23 @@ use serde::{Serialize, Serializer};
 /// A scalar value with its type's shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
+    /// A boolean.
     Bool(bool),
     /// An integer: its `bits` low bits (`signed`: the SPIR-V type's signedness, which only
     /// changes how it prints).
     Int {
+        /// The bits (only the low `bits` are set).
         raw: u64,
+        /// Width in bits.
         bits: u32,
+        /// Whether the type is signed.
         signed: bool,
     },
     /// A float of 16, 32 or 64 bits: its bit pattern.
     Float {
+        /// The bit pattern.
         raw: u64,
+        /// Width in bits.
         bits: u32,
     },
 }

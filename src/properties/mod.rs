@@ -1,15 +1,15 @@
 //! DPC++'s property sets of a device image, one source file per set, and the `.prop` text.
 //!
-//! [`compute`] asks every source in DPC++'s order (`computeModuleProperties`: device
+//! `compute` asks every source in DPC++'s order (`computeModuleProperties`: device
 //! requirements, specialization constants and their default values, kernel param opt, exported
 //! symbols, kernel names, imported symbols, program metadata, misc properties, implicit local
 //! arg, work group dynamic local mem, device globals, virtual functions); a source returns its set
 //! or `None` when DPC++ writes no such set for the image. A set a later source names again (misc
 //! properties) takes the later properties in its first place, as DPC++'s `MapVector` does.
 //!
-//! Each source reads an [`ImageContext`]: the image's module (before spec constants are lowered:
+//! Each source reads an `ImageContext`: the image's module (before spec constants are lowered:
 //! lowering changes nothing a property is computed from), its entry points, the spec-constant
-//! map lowering produced, and the properties carried from `--input-prop` ([`Carried`]) for what
+//! map lowering produced, and the properties carried from `--input-prop` (`Carried`) for what
 //! the SPIR-V does not hold.
 
 pub(crate) mod device_globals;
@@ -35,7 +35,12 @@ pub enum Value {
     /// Type 1.
     Uint32(u32),
     /// Type 2: `bits` bits of `data` (written as the 8-byte bit count, then the data).
-    Bytes { bits: u64, data: Vec<u8> },
+    Bytes {
+        /// Number of meaningful bits in `data`.
+        bits: u64,
+        /// The bytes.
+        data: Vec<u8>,
+    },
 }
 
 impl Value {
@@ -61,7 +66,9 @@ impl Value {
 /// A named, ordered list of properties.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySet {
+    /// The set's name, e.g. `SYCL/specialization constants`.
     pub name: String,
+    /// `(name, value)` pairs in file order.
     pub properties: Vec<(String, Value)>,
 }
 
@@ -120,6 +127,7 @@ pub struct ImageEntry {
     pub id: u32,
     /// Its name: the `OpEntryPoint` name of a kernel, the linkage name of others.
     pub name: String,
+    /// What kind of entry point it is.
     pub kind: EntryKind,
     /// The input module it came from.
     pub input: usize,

@@ -210,17 +210,3 @@ pub(crate) fn write_to<W: Write>(
     serde_json::to_writer_pretty(&mut *w, &sidecar)?;
     w.write_all(b"\n")
 }
-
-/// [`write_to`] into memory.
-pub(crate) fn write(
-    map: &SpecMap,
-    mode: &str,
-    sets: &Sets<'_>,
-    kernels: Option<&[KernelBuffer]>,
-    link: Option<&LinkReport>,
-) -> Vec<u8> {
-    let mut out = Vec::new();
-    // Writing to a Vec cannot fail.
-    let _ = write_to(&mut out, map, mode, sets, kernels, link);
-    out
-}

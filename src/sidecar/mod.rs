@@ -11,7 +11,8 @@ use crate::specmap::SpecMap;
 /// Name of the set holding one property per symbolic ID.
 pub(crate) const SPEC_CONSTANTS: &str = "SYCL/specialization constants";
 /// Name of the set holding the `all` default-values blob.
-pub(crate) const SPEC_CONSTANTS_DEFAULT_VALUES: &str = "SYCL/specialization constants default values";
+pub(crate) const SPEC_CONSTANTS_DEFAULT_VALUES: &str =
+    "SYCL/specialization constants default values";
 
 /// A property value as DPC++'s `PropertySetIO` knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,6 +26,7 @@ pub enum PropertyValue {
 /// A named, ordered list of properties.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySet {
+    /// The set's name, e.g. `SYCL/specialization constants`.
     pub name: String,
     /// `(property name bytes, value)` in insertion order.
     pub properties: Vec<(Vec<u8>, PropertyValue)>,
@@ -115,7 +117,7 @@ impl<'a> Sets<'a> {
     }
 }
 
-/// The spec-constant property sets of a module, as values (see [`Sets`], which writers use).
+/// The spec-constant property sets of a module, as values (see `Sets`, which writers use).
 pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<PropertySet> {
     let sets = Sets::new(map, replaced_with_default);
     sets.names()

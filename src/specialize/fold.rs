@@ -36,7 +36,11 @@ pub(crate) struct Report {
 }
 
 /// Folds the module's spec-constant instructions (see the module docs).
-pub(crate) fn fold(module: &mut Module, index: &Index, decorations: &Decorations) -> Result<Report> {
+pub(crate) fn fold(
+    module: &mut Module,
+    index: &Index,
+    decorations: &Decorations,
+) -> Result<Report> {
     let mut report = Report::default();
     // Scalar values of the constants met so far; ids known to be constants.
     let mut values: IdMap<u32, Value> = IdMap::default();

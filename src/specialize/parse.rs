@@ -12,7 +12,9 @@ use crate::info::value::Value;
 /// A value as given: the text of `--set NAME=VALUE`, or a JSON value of `--set-file`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Given {
+    /// The text of `--set NAME=VALUE`.
     Text(String),
+    /// A JSON value from `--set-file`.
     Json(serde_json::Value),
 }
 

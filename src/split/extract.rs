@@ -46,8 +46,6 @@ pub(crate) struct Extracted {
     /// For each instruction of the image, in order: the module's instruction it was copied
     /// from, with [`CHANGED`] set when it was not copied unchanged.
     pub origin: Vec<u32>,
-    /// Functions defined in the image (with bodies), as indices into [`Index::functions`].
-    pub functions: Vec<usize>,
 }
 
 /// Extracts images from one module; keeps its marks between images.
@@ -231,12 +229,7 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
-        functions.sort_unstable();
-        Extracted {
-            words,
-            origin,
-            functions,
-        }
+        Extracted { words, origin }
     }
 
     /// Writes a kept instruction of the sections before the functions, adapted to the image;

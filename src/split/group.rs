@@ -26,8 +26,11 @@ use std::collections::BTreeMap;
 /// How kernels are grouped into images.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitMode {
+    /// One image with every kernel (ESIMD kernels in their own).
     Off,
+    /// One image per kernel.
     PerKernel,
+    /// One image per input module (translation unit).
     PerSource,
 }
 
