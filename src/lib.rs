@@ -1,5 +1,44 @@
 //! spec-link: the link-stage work a SYCL compiler does for specialization constants, done on
-//! SPIR-V binaries.
+//! SPIR-V binaries. It links several modules into one, lowers the SYCL 2020 spec-constant marker
+//! calls (to SPIR-V spec constants, to loads from an emulation buffer, or to their default
+//! values), splits a module into device images (per kernel, per source), describes a module
+//! (kernels, spec constants, what lowering would do), specializes a lowered module to given
+//! values, and writes the property sets DPC++'s runtime reads (`.prop`) and a JSON sidecar.
+//!
+//! ```
+//! use spec_link::{process, Input, Options, Validation};
+//!
+//! // A module with two spec constants (a `float3` and an `int`) compiled by clang and
+//! // llvm-spirv, with SYCL 2020 marker calls.
+//! let bytes = include_bytes!("../testdata/clang-float3/input.spv").to_vec();
+//! let out = process(
+//!     &[Input::from_bytes("input.spv", bytes)],
+//!     &Options { validation: Validation::Never, ..Default::default() },
+//! )?;
+//! // The lowered module: `OpSpecConstant`s with SpecIds instead of marker calls.
+//! let module: Vec<u8> = out.module.to_bytes()?;
+//! assert_eq!(module[..4], 0x0723_0203u32.to_le_bytes());
+//! assert_eq!(out.calls, 2);
+//! // The property sets the runtime reads: one entry per symbolic name.
+//! let prop = String::from_utf8_lossy(&out.prop);
+//! assert!(prop.starts_with("[SYCL/specialization constants]\n"));
+//! # Ok::<(), spec_link::Error>(())
+//! ```
+//!
+//! Entry points:
+//! - [`process`] and [`process_owned`] (taking the inputs by value): load, link (several
+//!   inputs), lower, validate; the result is an [`Output`] (module, `.prop`, JSON).
+//! - [`split::split`] and [`split::split_each`] (one image at a time): the same, then split into
+//!   device images with their property sets.
+//! - [`info::analyse`]: what a module holds and what lowering would produce.
+//! - [`specialize::run`]: replace a lowered module's spec constants by given values.
+//! - [`properties::text`]: read and write `.prop` text ([`properties::text::read`],
+//!   [`properties::text::write`]).
+//! - [`sidecar::contract`]: the JSON sidecar as `serde` types ([`sidecar::contract::Sidecar`]).
+//!
+//! Validation with `spirv-val` is off unless asked for: [`Options::default()`] has
+//! [`Validation::Never`]; [`Validation::Auto`], [`Validation::Always`] and
+//! [`Validation::Strict`] run it (the command line uses `Auto` unless told otherwise).
 //!
 //! [`process`] runs the named steps in order:
 //! 1. `load` — bytes → `module::Module` (words + index, either byte order);
