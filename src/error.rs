@@ -5,14 +5,19 @@ use thiserror::Error;
 
 /// Everything that can go wrong while processing a module. Variants are grouped by stage.
 #[derive(Debug, Error)]
+#[non_exhaustive]
 pub enum Error {
     // --- input / binary layer ---
+    /// Reading a file or stream failed.
     #[error("{path}: {source}")]
     Io {
+        /// The file (or `<stdin>`) being read.
         path: String,
+        /// The I/O error.
         #[source]
         source: std::io::Error,
     },
+    /// The bytes are not a SPIR-V module (wrong magic, truncated, bad header).
     #[error("{0}")]
     Binary(String),
     /// Writing the output failed (the caller knows where it was going).
@@ -21,16 +26,23 @@ pub enum Error {
     /// An error of another kind, in the named input file.
     #[error("{file}: {source}")]
     InFile {
+        /// The input file's name.
         file: String,
+        /// The error in it.
         #[source]
         source: Box<Error>,
     },
+    /// An instruction that breaks the SPIR-V grammar or the module's id rules.
     #[error("malformed instruction at word {offset} ({opcode}): {message}")]
     Malformed {
+        /// Word offset of the instruction in the module.
         offset: usize,
+        /// Its opcode's name.
         opcode: String,
+        /// What is wrong with it.
         message: String,
     },
+    /// The module would need more ids than the 32-bit bound allows (the bound is the payload).
     #[error("id bound overflow: the module needs more than {0} ids")]
     IdOverflow(u32),
 
@@ -45,14 +57,18 @@ pub enum Error {
     Link(Vec<crate::link::error::LinkError>),
 
     // --- layout / spec constants ---
+    /// A type whose size or alignment cannot be computed (emulation buffer layout).
     #[error("{0}")]
     Layout(String),
+    /// A spec constant that cannot be assigned a SpecId, descriptor or default value.
     #[error("{0}")]
     SpecMap(String),
 
     // --- lowering and cleanup ---
+    /// A marker call that cannot be lowered.
     #[error("{0}")]
     Lower(String),
+    /// A check of spec-link's own output failed (a bug in spec-link, not in the input).
     #[error("internal check failed: {0}")]
     PostCondition(String),
 
@@ -62,14 +78,17 @@ pub enum Error {
     Specialize(Vec<String>),
 
     // --- validation ---
+    /// `spirv-val` is missing or rejects the output (see [`crate::Validation`]).
     #[error("{0}")]
     Validation(String),
 
     // --- device-code split ---
+    /// The module cannot be split into device images.
     #[error("{0}")]
     Split(String),
 
     // --- options ---
+    /// An option combination or input the library does not support.
     #[error("{0}")]
     Unsupported(String),
 }
@@ -102,4 +121,5 @@ fn join_lines(errors: &[crate::link::error::LinkError]) -> String {
         .join("\n")
 }
 
+/// The library's result type.
 pub type Result<T> = std::result::Result<T, Error>;

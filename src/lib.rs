@@ -1,5 +1,44 @@
 //! spec-link: the link-stage work a SYCL compiler does for specialization constants, done on
-//! SPIR-V binaries.
+//! SPIR-V binaries. It links several modules into one, lowers the SYCL 2020 spec-constant marker
+//! calls (to SPIR-V spec constants, to loads from an emulation buffer, or to their default
+//! values), splits a module into device images (per kernel, per source), describes a module
+//! (kernels, spec constants, what lowering would do), specializes a lowered module to given
+//! values, and writes the property sets DPC++'s runtime reads (`.prop`) and a JSON sidecar.
+//!
+//! ```
+//! use spec_link::{process, Input, Options, Validation};
+//!
+//! // A module with two spec constants (a `float3` and an `int`) compiled by clang and
+//! // llvm-spirv, with SYCL 2020 marker calls.
+//! let bytes = include_bytes!("../testdata/clang-float3/input.spv").to_vec();
+//! let out = process(
+//!     &[Input::from_bytes("input.spv", bytes)],
+//!     &Options { validation: Validation::Never, ..Default::default() },
+//! )?;
+//! // The lowered module: `OpSpecConstant`s with SpecIds instead of marker calls.
+//! let module: Vec<u8> = out.module.to_bytes()?;
+//! assert_eq!(module[..4], 0x0723_0203u32.to_le_bytes());
+//! assert_eq!(out.calls, 2);
+//! // The property sets the runtime reads: one entry per symbolic name.
+//! let prop = String::from_utf8_lossy(&out.prop);
+//! assert!(prop.starts_with("[SYCL/specialization constants]\n"));
+//! # Ok::<(), spec_link::Error>(())
+//! ```
+//!
+//! Entry points:
+//! - [`process`] and [`process_owned`] (taking the inputs by value): load, link (several
+//!   inputs), lower, validate; the result is an [`Output`] (module, `.prop`, JSON).
+//! - [`split::split`] and [`split::split_each`] (one image at a time): the same, then split into
+//!   device images with their property sets.
+//! - [`info::analyse`]: what a module holds and what lowering would produce.
+//! - [`specialize::run`]: replace a lowered module's spec constants by given values.
+//! - [`properties::text`]: read and write `.prop` text ([`properties::text::read`],
+//!   [`properties::text::write`]).
+//! - [`sidecar::contract`]: the JSON sidecar as `serde` types ([`sidecar::contract::Sidecar`]).
+//!
+//! Validation with `spirv-val` is off unless asked for: [`Options::default()`] has
+//! [`Validation::Never`]; [`Validation::Auto`], [`Validation::Always`] and
+//! [`Validation::Strict`] run it (the command line uses `Auto` unless told otherwise).
 //!
 //! [`process`] runs the named steps in order:
 //! 1. `load` — bytes → `module::Module` (words + index, either byte order);
@@ -20,7 +59,7 @@
 #![warn(missing_docs)]
 
 pub(crate) mod cleanup;
-pub mod error;
+pub(crate) mod error;
 pub mod info;
 pub(crate) mod layout;
 pub mod link;
@@ -87,6 +126,7 @@ pub enum SpecIdOrder {
 }
 
 impl SpecConstMode {
+    /// The mode's command-line spelling (`native`, `emulation`, `default-values`).
     pub fn as_str(self) -> &'static str {
         match self {
             SpecConstMode::Native => "native",
@@ -113,9 +153,13 @@ pub enum Validation {
 /// Options of one run.
 #[derive(Clone, Debug)]
 pub struct Options {
+    /// How marker calls are lowered.
     pub mode: SpecConstMode,
+    /// Layout of the emulation buffer (emulation and default-values modes).
     pub emulation_layout: EmulationLayout,
+    /// The order in which new spec constants get their SpecIds.
     pub spec_id_order: SpecIdOrder,
+    /// When to run `spirv-val` on the output ([`Validation::Never`] by default).
     pub validation: Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
@@ -136,7 +180,7 @@ impl Default for Options {
             mode: SpecConstMode::Native,
             emulation_layout: EmulationLayout::Aligned,
             spec_id_order: SpecIdOrder::FirstUse,
-            validation: Validation::Auto,
+            validation: Validation::Never,
             target_env: None,
             link: link::LinkOptions::default(),
             sidecars: true,
@@ -475,11 +519,6 @@ impl ModuleOutput {
         self.write_to(&mut out)?;
         Ok(out)
     }
-
-    /// Whether the output is the input unchanged (pass-through).
-    pub fn is_unchanged(&self) -> bool {
-        !matches!(self.0, OutputRepr::Edited(..))
-    }
 }
 
 /// About what the later stages build per marker call (spec map, lowering, cleanup's tables;
@@ -488,6 +527,7 @@ const PER_CALL_BYTES: usize = 512;
 
 /// What a run produces. Nothing is written to disk by the library.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Output {
     /// The output module, in the input's byte order.
     pub module: ModuleOutput,
@@ -521,7 +561,7 @@ pub struct Output {
 
 impl Output {
     /// The spec-constant property sets of this output.
-    pub fn property_sets(&self) -> sidecar::Sets<'_> {
+    pub(crate) fn property_sets(&self) -> sidecar::Sets<'_> {
         sidecar::Sets::new(&self.spec_map, self.mode == SpecConstMode::DefaultValues)
     }
 

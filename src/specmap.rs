@@ -89,7 +89,7 @@ pub enum Scalar {
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum SpecNode {
     /// A scalar: one `OpSpecConstant*` with this SpecId and default value. A leaf is held
-    /// inline (no allocation): scalars are at most 64 bits wide ([`Layout`] refuses wider ones).
+    /// inline (no allocation): scalars are at most 64 bits wide (`Layout` refuses wider ones).
     Leaf {
         ty: u32,
         scalar: Scalar,

@@ -1,6 +1,6 @@
 //! The spec constants of a lowered module as trees: every `OpSpecConstant*`, with its SpecId,
 //! type and default value; an `OpSpecConstantComposite` with its constituents as children (at
-//! their byte offsets, by the layout rules of [`crate::layout`]); and, given the names
+//! their byte offsets, by the layout rules of `crate::layout`); and, given the names
 //! ([`SymbolNames`]), each symbolic name's constant: the composite whose leaves carry exactly the
 //! name's SpecIds (or the one scalar), its default bytes assembled from the leaves.
 //!
@@ -28,8 +28,10 @@ pub struct ConstNode {
     pub id: u32,
     /// The defining instruction, e.g. `OpSpecConstant`, `OpConstantNull`.
     pub op: String,
+    /// The `SpecId` decoration, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec_id: Option<u32>,
+    /// The type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
     /// Byte offset inside the root constant.
@@ -56,7 +58,7 @@ pub struct ConstNode {
 
 impl ConstNode {
     /// Visits the node and its descendants, depth first.
-    pub fn walk<'a>(&'a self, f: &mut impl FnMut(&'a ConstNode)) {
+    pub(crate) fn walk<'a>(&'a self, f: &mut impl FnMut(&'a ConstNode)) {
         f(self);
         for m in &self.members {
             m.walk(f);
@@ -94,6 +96,7 @@ impl ConstNode {
 /// A symbolic name's constant, as the module holds it.
 #[derive(Clone, Debug, Serialize)]
 pub struct NamedConstInfo {
+    /// The symbolic name.
     pub name: String,
     /// Its SpecIds (the non-padding descriptors').
     pub spec_ids: Vec<u32>,
@@ -120,7 +123,7 @@ pub struct NamedConstInfo {
 
 /// What the module's annotations say about ids.
 #[derive(Default)]
-pub struct Decorations {
+pub(crate) struct Decorations {
     /// `SpecId` of each decorated id.
     pub spec_id: IdMap<u32, u32>,
     /// `HostAccessINTEL` name of each decorated id (device globals).
@@ -128,7 +131,7 @@ pub struct Decorations {
 }
 
 impl Decorations {
-    pub fn scan(module: &Module, index: &Index) -> Self {
+    pub(crate) fn scan(module: &Module, index: &Index) -> Self {
         let mut d = Decorations::default();
         for i in 0..index.annotation_end.min(module.len()) {
             let w = module.original(i);
@@ -149,13 +152,13 @@ impl Decorations {
     }
 }
 
-pub fn is_spec_op(op: u32) -> bool {
+pub(crate) fn is_spec_op(op: u32) -> bool {
     (Op::SpecConstantTrue as u32..=Op::SpecConstantOp as u32).contains(&op)
         || op == Op::SpecConstantCompositeReplicateEXT as u32
 }
 
 /// Builds trees of constants.
-pub struct Trees<'m> {
+pub(crate) struct Trees<'m> {
     module: &'m Module,
     index: &'m Index,
     pub layout: Layout<'m>,
@@ -163,7 +166,7 @@ pub struct Trees<'m> {
 }
 
 impl<'m> Trees<'m> {
-    pub fn new(module: &'m Module, index: &'m Index, decorations: &'m Decorations) -> Self {
+    pub(crate) fn new(module: &'m Module, index: &'m Index, decorations: &'m Decorations) -> Self {
         Trees {
             module,
             index,
@@ -173,7 +176,7 @@ impl<'m> Trees<'m> {
     }
 
     /// Every spec constant of the global section that no spec composite holds, as a tree.
-    pub fn roots(&mut self) -> Vec<ConstNode> {
+    pub(crate) fn roots(&mut self) -> Vec<ConstNode> {
         let mut held = crate::module::idhash::IdSet::default();
         let mut spec = Vec::new();
         for i in 0..self.index.globals_end.min(self.module.len()) {
@@ -196,7 +199,7 @@ impl<'m> Trees<'m> {
     }
 
     /// The tree of constant `id` at byte `offset`.
-    pub fn node(&mut self, id: u32, offset: u64, depth: usize) -> ConstNode {
+    pub(crate) fn node(&mut self, id: u32, offset: u64, depth: usize) -> ConstNode {
         let words = self
             .index
             .defs
@@ -289,7 +292,7 @@ impl<'m> Trees<'m> {
 }
 
 /// Each name's constant in the module (see the module docs).
-pub fn named(
+pub(crate) fn named(
     trees: &mut Trees<'_>,
     roots: &[ConstNode],
     names: &SymbolNames,

@@ -20,9 +20,12 @@ use spirv::Op;
 /// One parameter of a kernel.
 #[derive(Clone, Debug, Serialize)]
 pub struct Param {
+    /// The `OpFunctionParameter` result id.
     pub id: u32,
+    /// Its type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
+    /// Its `OpName`, if any.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
 }
@@ -30,6 +33,7 @@ pub struct Param {
 /// One execution mode of an entry point.
 #[derive(Clone, Debug, Serialize)]
 pub struct Mode {
+    /// The execution mode's name.
     pub mode: String,
     /// Its literal operands (ids for `OpExecutionModeId`).
     pub operands: Vec<u32>,
@@ -38,10 +42,15 @@ pub struct Mode {
 /// One entry point.
 #[derive(Clone, Debug, Serialize)]
 pub struct Kernel {
+    /// The entry point's name.
     pub name: String,
+    /// Its execution model's name (`Kernel`, `GLCompute`, ...).
     pub execution_model: String,
+    /// The id of its function.
     pub function: u32,
+    /// The function's parameters, in order.
     pub parameters: Vec<Param>,
+    /// Its execution modes, in module order.
     pub execution_modes: Vec<Mode>,
     /// SpecIds of the spec constants it reaches, ascending.
     pub spec_ids: Vec<u32>,
@@ -54,14 +63,14 @@ pub struct Kernel {
 }
 
 /// What the kernels are computed from besides the module.
-pub struct Context<'a> {
+pub(crate) struct Context<'a> {
     pub decorations: &'a Decorations,
     pub layout: &'a crate::layout::Layout<'a>,
     /// Each marker call's `(caller function id, symbolic ID)`.
     pub marker_calls: &'a [(u32, String)],
 }
 
-pub fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> {
+pub(crate) fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> {
     let modes = execution_modes(module, index);
     let mut out = Vec::new();
     for &e in &index.entry_points {
@@ -126,7 +135,7 @@ pub fn kernels(module: &Module, index: &Index, cx: &Context<'_>) -> Vec<Kernel> 
 }
 
 /// A type's spelling, pointers with their storage class: `CrossWorkgroup i32*`.
-pub fn type_spelling(layout: &crate::layout::Layout<'_>, ty: u32) -> String {
+pub(crate) fn type_spelling(layout: &crate::layout::Layout<'_>, ty: u32) -> String {
     match layout.kind(ty) {
         Ok(crate::layout::TypeKind::Pointer { storage, .. }) => {
             let class = spirv::StorageClass::from_u32(storage)

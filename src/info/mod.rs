@@ -4,7 +4,7 @@
 //! Algorithm: index the module ([`Index::build`]); read its header, memory model, capabilities,
 //! extensions, imports and linkage; list every spec constant of the global section as a tree
 //! ([`constants`]); with names ([`names::SymbolNames`]), find each name's constant; list the
-//! kernels and what each reaches ([`kernels`]); and, when the module has marker calls, run the
+//! kernels and what each reaches (`kernels`); and, when the module has marker calls, run the
 //! first two steps of lowering ([`markers::find_markers`], [`specmap::build`] in both SpecId
 //! orders) to tell what lowering would produce.
 //!
@@ -14,9 +14,11 @@
 //! refuses, too).
 
 pub mod constants;
-pub mod kernels;
+pub(crate) mod kernels;
+pub use kernels::{Kernel, Mode, Param};
 pub mod names;
-pub mod value;
+pub(crate) mod value;
+pub use value::Value;
 
 use crate::error::Result;
 use crate::module::index::Index;
@@ -25,19 +27,21 @@ use crate::module::Module;
 use crate::specmap::{self, Descriptor, Numbering, SpecMap, SpecNode};
 use crate::{markers, SpecIdOrder};
 use constants::{ConstNode, Decorations, NamedConstInfo, Trees};
-use kernels::Kernel;
 use names::SymbolNames;
 use serde::Serialize;
 use spirv::Op;
 
 /// Name and version of the JSON format.
-pub const FORMAT: &str = "spec-link-info/1";
+pub(crate) const FORMAT: &str = "spec-link-info/1";
 
 /// A descriptor `{spec_id, offset, size}` as JSON.
 #[derive(Clone, Debug, Serialize, PartialEq, Eq)]
 pub struct DescriptorJson {
+    /// The SpecId.
     pub spec_id: u32,
+    /// Byte offset in the composite (or the emulation buffer).
     pub offset: u32,
+    /// Size in bytes.
     pub size: u32,
 }
 
@@ -54,7 +58,9 @@ impl From<&Descriptor> for DescriptorJson {
 /// An import or export.
 #[derive(Clone, Debug, Serialize)]
 pub struct Symbol {
+    /// The linkage name.
     pub name: String,
+    /// The id of its definition or declaration.
     pub id: u32,
     /// `function` or `variable` (or the defining instruction's name).
     pub kind: String,
@@ -63,27 +69,44 @@ pub struct Symbol {
 /// Facts about the module as a whole.
 #[derive(Clone, Debug, Serialize)]
 pub struct ModuleFacts {
+    /// The SPIR-V version, `major.minor`.
     pub version: String,
+    /// The header's generator word.
     pub generator: u32,
+    /// The header's id bound.
     pub id_bound: u32,
+    /// `little` or `big`: the byte order of the words.
     pub byte_order: &'static str,
+    /// Size of the module in bytes.
     pub size_bytes: u64,
+    /// Number of instructions.
     pub instruction_count: usize,
+    /// The `OpMemoryModel` addressing model.
     pub addressing_model: Option<String>,
+    /// The `OpMemoryModel` memory model.
     pub memory_model: Option<String>,
+    /// `OpCapability` names, in module order.
     pub capabilities: Vec<String>,
+    /// `OpExtension` names, in module order.
     pub extensions: Vec<String>,
+    /// `OpExtInstImport` set names, in module order.
     pub ext_inst_imports: Vec<String>,
+    /// Number of functions (definitions and declarations).
     pub functions: usize,
+    /// Imported symbols (`Import` linkage).
     pub imports: Vec<Symbol>,
+    /// Exported symbols (`Export` linkage).
     pub exports: Vec<Symbol>,
 }
 
 /// A `HostAccessINTEL`-decorated variable.
 #[derive(Clone, Debug, Serialize)]
 pub struct DeviceGlobal {
+    /// Its `OpName`.
     pub name: String,
+    /// The variable's id.
     pub id: u32,
+    /// Its type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
 }
@@ -93,15 +116,21 @@ pub struct DeviceGlobal {
 pub struct PreviewNode {
     /// `leaf`, `padding` or `composite`.
     pub kind: &'static str,
+    /// The type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
+    /// Byte offset inside the root constant.
     pub offset: u64,
+    /// The SpecId (leaves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub spec_id: Option<u32>,
+    /// Size in bytes (leaves and padding).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub size: Option<u64>,
+    /// The default value's bytes in hex (leaves).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub default_hex: Option<String>,
+    /// Member nodes (composites).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub members: Vec<PreviewNode>,
 }
@@ -109,17 +138,24 @@ pub struct PreviewNode {
 /// A constant lowering would make, numbered both ways.
 #[derive(Clone, Debug, Serialize)]
 pub struct PreviewConstant {
+    /// The symbolic ID (the `.prop` property name).
     pub symbolic_id: String,
+    /// The type, disassembled.
     #[serde(rename = "type")]
     pub ty: String,
+    /// Size in bytes.
     pub size: u64,
+    /// Alignment in bytes.
     pub align: u64,
+    /// The default value's bytes, in hex.
     pub default_hex: String,
     /// SpecIds and descriptors in first-use order (`--spec-id-order first-use`).
     pub spec_ids_first_use: Vec<u32>,
+    /// The descriptors in first-use order.
     pub descriptors_first_use: Vec<DescriptorJson>,
     /// The same in DPC++'s order (`--spec-id-order dpcpp`).
     pub spec_ids_dpcpp: Vec<u32>,
+    /// The descriptors in DPC++'s order.
     pub descriptors_dpcpp: Vec<DescriptorJson>,
     /// The tree in first-use numbering.
     pub tree: PreviewNode,
@@ -128,12 +164,15 @@ pub struct PreviewConstant {
 /// What native lowering would produce for a module with marker calls.
 #[derive(Clone, Debug, Serialize)]
 pub struct Lowering {
+    /// Number of marker calls.
     pub marker_calls: usize,
     /// In first-use order (the order of the `.prop` properties lowering writes by default).
     pub constants: Vec<PreviewConstant>,
     /// Symbolic IDs in DPC++'s order (that of `--spec-id-order dpcpp`'s properties).
     pub order_dpcpp: Vec<String>,
+    /// The `all` default-values blob in first-use order, in hex.
     pub default_blob_first_use: String,
+    /// The same in DPC++'s order.
     pub default_blob_dpcpp: String,
     /// Why lowering would refuse the module.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -142,10 +181,15 @@ pub struct Lowering {
 
 /// Everything `info` tells about one module.
 #[derive(Clone, Debug, Serialize)]
+#[non_exhaustive]
 pub struct Info {
+    /// Name and version of the JSON format (`spec-link-info/1`).
     pub format: &'static str,
+    /// The file's name.
     pub file: String,
+    /// Facts about the module as a whole.
     pub module: ModuleFacts,
+    /// The entry points.
     pub kernels: Vec<Kernel>,
     /// Every spec constant of the module that no spec composite holds, as trees.
     pub spec_constants: Vec<ConstNode>,
@@ -155,6 +199,7 @@ pub struct Info {
     /// Each name's constant (with names).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub named_constants: Option<Vec<NamedConstInfo>>,
+    /// `HostAccessINTEL`-decorated variables (device globals).
     pub device_globals: Vec<DeviceGlobal>,
     /// What lowering would produce (a module with marker calls).
     #[serde(skip_serializing_if = "Option::is_none")]

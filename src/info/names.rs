@@ -16,6 +16,7 @@ use crate::specmap::{Descriptor, PADDING_SPEC_ID};
 /// One symbolic name and what the runtime does with it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NamedConstant {
+    /// The symbolic name (the `.prop` property name).
     pub name: String,
     /// Descriptors in the order given (offset order), padding ones included.
     pub descriptors: Vec<Descriptor>,
@@ -25,14 +26,14 @@ pub struct NamedConstant {
 
 impl NamedConstant {
     /// Bytes the value spans: `last.offset + last.size` (0 without descriptors).
-    pub fn size(&self) -> u64 {
+    pub(crate) fn size(&self) -> u64 {
         self.descriptors
             .last()
             .map_or(0, |d| d.offset as u64 + d.size as u64)
     }
 
     /// SpecIds of its non-padding descriptors, in order.
-    pub fn spec_ids(&self) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn spec_ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.descriptors
             .iter()
             .map(|d| d.spec_id)
@@ -45,6 +46,7 @@ impl NamedConstant {
 pub struct SymbolNames {
     /// Where they were read (for messages).
     pub source: String,
+    /// The names, in the order read.
     pub constants: Vec<NamedConstant>,
     /// The `all` default-values blob.
     pub default_blob: Option<Vec<u8>>,
@@ -54,13 +56,8 @@ pub struct SymbolNames {
 }
 
 impl SymbolNames {
-    /// The constant of a name.
-    pub fn find(&self, name: &str) -> Option<&NamedConstant> {
-        self.constants.iter().find(|c| c.name == name)
-    }
-
     /// The default bytes of a constant, when the blob was given and holds them.
-    pub fn default_bytes(&self, c: &NamedConstant) -> Option<&[u8]> {
+    pub(crate) fn default_bytes(&self, c: &NamedConstant) -> Option<&[u8]> {
         let blob = self.default_blob.as_deref()?;
         blob.get(c.blob_offset as usize..(c.blob_offset + c.size()) as usize)
     }
@@ -98,7 +95,7 @@ impl SymbolNames {
 
     /// From property sets. Sets other than the two spec-constant ones are not read; an image
     /// without them has no names.
-    pub fn from_property_sets(source: &str, sets: &[PropertySet]) -> Result<Self> {
+    pub(crate) fn from_property_sets(source: &str, sets: &[PropertySet]) -> Result<Self> {
         let bad = |what: String| Error::Unsupported(format!("{source}: {what}"));
         let mut named = Vec::new();
         let mut blob = None;
@@ -203,7 +200,7 @@ impl SymbolNames {
 }
 
 /// Bytes of a hex string (`None` if it is not one).
-pub fn parse_hex(hex: &str) -> Option<Vec<u8>> {
+pub(crate) fn parse_hex(hex: &str) -> Option<Vec<u8>> {
     if hex.len() % 2 != 0 {
         return None;
     }

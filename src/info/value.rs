@@ -5,24 +5,30 @@ use serde::{Serialize, Serializer};
 /// A scalar value with its type's shape.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Value {
+    /// A boolean.
     Bool(bool),
     /// An integer: its `bits` low bits (`signed`: the SPIR-V type's signedness, which only
     /// changes how it prints).
     Int {
+        /// The bits (only the low `bits` are set).
         raw: u64,
+        /// Width in bits.
         bits: u32,
+        /// Whether the type is signed.
         signed: bool,
     },
     /// A float of 16, 32 or 64 bits: its bit pattern.
     Float {
+        /// The bit pattern.
         raw: u64,
+        /// Width in bits.
         bits: u32,
     },
 }
 
 impl Value {
     /// An integer value, its bits above `bits` cleared.
-    pub fn int(raw: u64, bits: u32, signed: bool) -> Value {
+    pub(crate) fn int(raw: u64, bits: u32, signed: bool) -> Value {
         let mask = if bits >= 64 {
             u64::MAX
         } else {
@@ -36,7 +42,7 @@ impl Value {
     }
 
     /// Size in bytes (1 for a boolean).
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         match *self {
             Value::Bool(_) => 1,
             Value::Int { bits, .. } | Value::Float { bits, .. } => bits.div_ceil(8) as usize,
@@ -44,7 +50,7 @@ impl Value {
     }
 
     /// The value as a float (floats only).
-    pub fn as_f64(&self) -> Option<f64> {
+    pub(crate) fn as_f64(&self) -> Option<f64> {
         match *self {
             Value::Float { raw, bits: 16 } => Some(half_to_f64(raw as u16)),
             Value::Float { raw, bits: 32 } => Some(f32::from_bits(raw as u32) as f64),
@@ -54,7 +60,7 @@ impl Value {
     }
 
     /// An integer's value read as signed (two's complement of `bits`).
-    pub fn as_i64(&self) -> Option<i64> {
+    pub(crate) fn as_i64(&self) -> Option<i64> {
         match *self {
             Value::Int { raw, bits, .. } if bits > 0 && bits < 64 => {
                 let shift = 64 - bits;
@@ -120,7 +126,7 @@ impl Serialize for Value {
 }
 
 /// The value's bytes as the runtime holds it: little-endian, its size (a boolean: one byte 0/1).
-pub fn scalar_bytes(v: &Value) -> Vec<u8> {
+pub(crate) fn scalar_bytes(v: &Value) -> Vec<u8> {
     match *v {
         Value::Bool(b) => vec![b as u8],
         Value::Int { raw, .. } | Value::Float { raw, .. } => {
@@ -130,7 +136,7 @@ pub fn scalar_bytes(v: &Value) -> Vec<u8> {
 }
 
 /// An IEEE binary16 bit pattern as a double (exact).
-pub fn half_to_f64(h: u16) -> f64 {
+pub(crate) fn half_to_f64(h: u16) -> f64 {
     let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
     let exp = ((h >> 10) & 0x1f) as i32;
     let frac = (h & 0x3ff) as f64;

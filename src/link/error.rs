@@ -5,14 +5,18 @@ use thiserror::Error;
 
 /// One thing that prevents a link.
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
+#[non_exhaustive]
 pub enum LinkError {
     /// An instruction whose operands cannot be decoded, so its ids cannot be shifted.
     #[error(
         "{input}: cannot link {opcode} at word {offset}: its operands cannot be decoded (unknown opcode or extended instruction set)"
     )]
     Undecodable {
+        /// The input's name.
         input: String,
+        /// The instruction's opcode.
         opcode: String,
+        /// Its word offset in the input.
         offset: usize,
     },
     /// The inputs' id ranges together exceed the 32-bit id bound.
@@ -20,7 +24,10 @@ pub enum LinkError {
         "the linked module needs more than {} ids (id bound overflow at {input})",
         u32::MAX
     )]
-    TooManyIds { input: String },
+    TooManyIds {
+        /// The input at which the bound is exceeded.
+        input: String,
+    },
     /// The linked module would have more than 2^32 words.
     #[error("the linked module is too large (more than 2^32 words)")]
     TooLarge,
@@ -30,9 +37,11 @@ pub enum LinkError {
     /// Two entry points of one execution model and name.
     #[error("entry point \"{name}\" ({model}) is defined {by}")]
     DuplicateEntryPoint {
+        /// The entry point's name.
         name: String,
         /// The execution model, spelled as in the grammar (`Kernel`).
         model: String,
+        /// Which inputs define it.
         by: Definers,
     },
     /// Two inputs with different `OpMemoryModel` operands.
@@ -40,18 +49,29 @@ pub enum LinkError {
         "addressing or memory model mismatch: {first_input} uses {first_model}, {input} uses {model}"
     )]
     ModelMismatch {
+        /// The first input.
         first_input: String,
+        /// The first input's addressing and memory model.
         first_model: String,
+        /// The input that differs.
         input: String,
+        /// Its addressing and memory model.
         model: String,
     },
     /// One name exported by several inputs with different definitions.
     #[error("symbol \"{symbol}\" is exported by {}", .inputs.join(" and "))]
-    ExportedTwice { symbol: String, inputs: Vec<String> },
+    ExportedTwice {
+        /// The linkage name.
+        symbol: String,
+        /// The inputs exporting it.
+        inputs: Vec<String>,
+    },
     /// An import nobody exports (and not kept: no `allow_partial`).
     #[error("unresolved symbol \"{symbol}\" (imported by {})", .importers.join(", "))]
     Unresolved {
+        /// The linkage name.
         symbol: String,
+        /// The inputs importing it.
         importers: Vec<String>,
     },
     /// The way out of [`LinkError::Unresolved`], once after the list.
@@ -62,16 +82,24 @@ pub enum LinkError {
         if *.count == 1 { "" } else { "s" },
         if *.count == 1 { "it" } else { "them" }
     )]
-    UnresolvedHint { count: usize },
+    UnresolvedHint {
+        /// How many symbols are unresolved.
+        count: usize,
+    },
     /// An import whose type is not the export's (and not adaptable).
     #[error(
         "type mismatch for \"{symbol}\": imported by {import_input} as {import_type}, exported by {export_input} as {export_type}"
     )]
     TypeMismatch {
+        /// The linkage name.
         symbol: String,
+        /// The importing input.
         import_input: String,
+        /// The type it imports, disassembled.
         import_type: String,
+        /// The exporting input.
         export_input: String,
+        /// The type it exports, disassembled.
         export_type: String,
     },
     /// SpecIds used by more than one input (without `renumber_spec_ids`), reported as one.
@@ -86,15 +114,26 @@ pub enum LinkError {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Definers {
     /// One input, twice.
-    Twice { input: String },
+    Twice {
+        /// The input.
+        input: String,
+    },
     /// Two inputs of one name: their positions (from 1).
     SameName {
+        /// The inputs' name.
         input: String,
+        /// Position of the first.
         first: usize,
+        /// Position of the second.
         second: usize,
     },
     /// Two inputs.
-    Two { first: String, second: String },
+    Two {
+        /// The first input.
+        first: String,
+        /// The second input.
+        second: String,
+    },
 }
 
 impl std::fmt::Display for Definers {
@@ -114,6 +153,7 @@ impl std::fmt::Display for Definers {
 /// One SpecId used by several inputs.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct SpecIdCollision {
+    /// The SpecId.
     pub spec_id: u32,
     /// The inputs using it, in input order (a name repeated in a row once).
     pub inputs: Vec<String>,

@@ -1,29 +1,29 @@
 //! Link several modules into one, as `spirv-link` does, before lowering.
 //!
-//! The phases, in order (one file each, one entry function; [`Linker::finish`] calls them):
-//! 1. [`input`]: give each module a disjoint id range (error when the 32-bit bound overflows) and
+//! The phases, in order (one file each, one entry function; `Linker::finish` calls them):
+//! 1. `input`: give each module a disjoint id range (error when the 32-bit bound overflows) and
 //!    copy its instructions into one arena with every id shifted, including those inside extended
 //!    instructions (decoded with their set's grammar);
-//! 2. [`merge`]: merge capabilities, extensions and extended-instruction imports; the addressing
+//! 2. `merge`: merge capabilities, extensions and extended-instruction imports; the addressing
 //!    and memory models must agree; an entry point is defined once; the highest SPIR-V version
 //!    wins;
-//! 3. [`dedup`]: deduplicate types and constants (structs only when their decorations agree);
-//! 4. [`symbols`]: resolve each `Import` to the one `Export` of the same name and type and replace
+//! 3. `dedup`: deduplicate types and constants (structs only when their decorations agree);
+//! 4. `symbols`: resolve each `Import` to the one `Export` of the same name and type and replace
 //!    its uses; `LinkOnceODR` duplicates are merged, and so are exports of one name whose
-//!    definitions are copies of one another ([`copies`]; two different ones are an error);
+//!    definitions are copies of one another (`copies`; two different ones are an error);
 //!    marker imports are left for lowering; with `allow_partial` other unresolved imports are
 //!    kept; without `create_library` the resolved exports lose their linkage;
-//! 5. [`spec_ids`]: check that no SpecId is used by two inputs (or renumber the later input's);
-//! 6. [`adapt`]: imports whose type differs from the export's only in pointee types are made to
+//! 5. `spec_ids`: check that no SpecId is used by two inputs (or renumber the later input's);
+//! 6. `adapt`: imports whose type differs from the export's only in pointee types are made to
 //!    fit with bitcasts;
-//! 7. [`prune`]: apply the id replacements everywhere; names and decorations of ids that are gone
+//! 7. `prune`: apply the id replacements everywhere; names and decorations of ids that are gone
 //!    go, identical ones collapse; the `Linkage` capability goes when no linkage is left;
-//! 8. [`interfaces`]: at SPIR-V 1.4 and later, extend entry-point interfaces to list every global
+//! 8. `interfaces`: at SPIR-V 1.4 and later, extend entry-point interfaces to list every global
 //!    variable the entry point's call tree uses (it may now reach into other inputs);
-//! 9. [`assemble`]: write the sections in SPIR-V's logical order, function declarations before
+//! 9. `assemble`: write the sections in SPIR-V's logical order, function declarations before
 //!    definitions ([`crate::module::assemble`]).
 //!
-//! The phases share a [`state::State`]: the arena and the tables (id replacements, dropped slots,
+//! The phases share a `state::State`: the arena and the tables (id replacements, dropped slots,
 //! removed symbols). All id replacements are collected in one map and applied once (phase 7).
 //! Errors of a kind are gathered and reported together ([`LinkError`]), naming the symbols and
 //! the files.
@@ -35,7 +35,7 @@ mod adapt;
 mod assemble;
 mod copies;
 mod dedup;
-pub mod error;
+pub(crate) mod error;
 mod input;
 mod interfaces;
 mod merge;
@@ -47,7 +47,7 @@ mod symbols;
 pub(crate) mod testing;
 mod types;
 
-pub use error::LinkError;
+pub use error::{Definers, LinkError, SpecIdCollision};
 
 use crate::error::{Error, Result};
 use crate::module::assemble::Section;
@@ -70,24 +70,33 @@ pub struct LinkOptions {
 /// A SpecId that was renumbered.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Renumbered {
+    /// The input whose SpecId it was.
     pub input: String,
+    /// The SpecId in the input.
     pub from: u32,
+    /// The SpecId in the linked module.
     pub to: u32,
 }
 
 /// What linking did besides producing the module.
 #[derive(Clone, Debug, Default)]
+#[non_exhaustive]
 pub struct LinkReport {
     /// Imports kept unresolved (`allow_partial`), by name.
     pub unresolved: Vec<String>,
+    /// SpecIds renumbered (`renumber_spec_ids`).
     pub renumbered: Vec<Renumbered>,
+    /// Notes for the user (`-v`).
     pub notes: Vec<String>,
 }
 
 /// One input to link.
 pub struct LinkInput<'a> {
+    /// The input's name (for messages).
     pub name: &'a str,
+    /// The input module.
     pub module: &'a Module,
+    /// Its index.
     pub index: &'a Index,
 }
 
@@ -104,7 +113,7 @@ pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, Li
 /// output's range: phase 1) so that the caller can drop the input before reading the next one;
 /// then [`Linker::finish`] runs the other phases.
 #[derive(Default)]
-pub struct Linker {
+pub(crate) struct Linker {
     insts: Insts,
     sections: Vec<Section>,
     /// The id ranges handed out so far.
@@ -118,12 +127,12 @@ pub struct Linker {
 
 impl Linker {
     /// Phase 1 for one input: its id range, and its instructions shifted into it.
-    pub fn add(&mut self, input: &LinkInput) -> Result<()> {
+    pub(crate) fn add(&mut self, input: &LinkInput) -> Result<()> {
         input::add_input(self, input)
     }
 
     /// Phases 2–9 (see the module docs); returns the module's words.
-    pub fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
+    pub(crate) fn finish(self, options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
         if !self.errors.is_empty() {
             return Err(Error::Link(self.errors));
         }

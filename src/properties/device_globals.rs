@@ -13,7 +13,7 @@ use spirv::Op;
 
 /// A device global of a module.
 #[derive(Clone, Debug)]
-pub struct DeviceGlobal {
+pub(crate) struct DeviceGlobal {
     pub id: u32,
     /// The `HostAccessINTEL` string (`sycl-unique-id`).
     pub unique_id: String,
@@ -26,7 +26,7 @@ pub struct DeviceGlobal {
 }
 
 /// The device globals of `module`, in the order of their variables.
-pub fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal> {
+pub(crate) fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal> {
     let mut decorated: Vec<(u32, String)> = Vec::new();
     let mut names: crate::module::idhash::IdMap<u32, Vec<u8>> = Default::default();
     for i in 0..index.annotation_end.min(module.len()) {
@@ -94,7 +94,7 @@ pub fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal> {
     out.into_iter().map(|(_, g)| g).collect()
 }
 
-pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     non_empty(
         DEVICE_GLOBALS,
         device_globals(ctx.module, ctx.index)

@@ -19,12 +19,12 @@ use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::Op;
 
-pub const FP16: u32 = 5;
-pub const FP64: u32 = 6;
-pub const ATOMIC64: u32 = 27;
-pub const ESIMD: u32 = 49;
+pub(crate) const FP16: u32 = 5;
+pub(crate) const FP64: u32 = 6;
+pub(crate) const ATOMIC64: u32 = 27;
+pub(crate) const ESIMD: u32 = 49;
 
-pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut aspects = image_aspects(ctx.module, ctx.index);
     if ctx.esimd {
         aspects.push(ESIMD);
@@ -82,7 +82,7 @@ pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
 }
 
 /// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.
-pub fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
+pub(crate) fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
     let mut types = TypeAspects::default();
     let mut found = 0u8;
     for f in index.functions.iter().filter(|f| !f.is_declaration) {
@@ -92,7 +92,7 @@ pub fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
 }
 
 /// Aspect bits (1 fp16, 2 fp64, 4 atomic64) as aspect values.
-pub fn bits_to_aspects(bits: u8) -> Vec<u32> {
+pub(crate) fn bits_to_aspects(bits: u8) -> Vec<u32> {
     [(1, FP16), (2, FP64), (4, ATOMIC64)]
         .into_iter()
         .filter(|&(b, _)| bits & b != 0)
@@ -102,7 +102,7 @@ pub fn bits_to_aspects(bits: u8) -> Vec<u32> {
 
 /// Memo of which aspects a type holds (bit 1 fp16, bit 2 fp64, bit 8 64-bit integer).
 #[derive(Default)]
-pub struct TypeAspects(IdMap<u32, u8>);
+pub(crate) struct TypeAspects(IdMap<u32, u8>);
 
 impl TypeAspects {
     fn of(&mut self, module: &Module, index: &Index, ty: u32) -> u8 {
@@ -142,7 +142,7 @@ impl TypeAspects {
 }
 
 /// Aspect bits of one function's own instructions (1 fp16, 2 fp64, 4 atomic64).
-pub fn function_aspects(
+pub(crate) fn function_aspects(
     module: &Module,
     index: &Index,
     f: &crate::module::index::Function,

@@ -6,7 +6,7 @@
 
 use super::{EntryKind, ImageContext, PropertySet, KERNEL_PARAM_OPT};
 
-pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut set = PropertySet::new(KERNEL_PARAM_OPT);
     let kernels: std::collections::HashSet<(usize, &str)> = ctx
         .entries

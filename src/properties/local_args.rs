@@ -15,14 +15,14 @@ fn carried_per_kernel(ctx: &ImageContext<'_>, set: &str) -> Vec<(String, Value)>
         .collect()
 }
 
-pub fn implicit_local_arg(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn implicit_local_arg(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     non_empty(
         IMPLICIT_LOCAL_ARG,
         carried_per_kernel(ctx, IMPLICIT_LOCAL_ARG),
     )
 }
 
-pub fn work_group_dynamic_local_mem(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn work_group_dynamic_local_mem(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     non_empty(
         WORK_GROUP_DYNAMIC_LOCAL_MEM,
         carried_per_kernel(ctx, WORK_GROUP_DYNAMIC_LOCAL_MEM),

@@ -10,7 +10,7 @@ use crate::module::inst;
 /// `UserSemantic`.
 const USER_SEMANTIC: u32 = 5635;
 
-pub fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut set = PropertySet::new(MISC_PROPERTIES);
     if ctx.esimd {
         set.insert("isEsimdImage", Value::Uint32(1));
@@ -37,7 +37,7 @@ pub fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
 
 /// The GRF size a decoration instruction stands for, if it is a `UserSemantic
 /// "num-thread-per-eu N"`.
-pub fn grf_size_of(w: &[u32]) -> Option<u32> {
+pub(crate) fn grf_size_of(w: &[u32]) -> Option<u32> {
     let op = w[0] & 0xffff;
     if !(op == 71 || op == 5632) || w.get(2) != Some(&USER_SEMANTIC) {
         return None;
@@ -51,7 +51,7 @@ pub fn grf_size_of(w: &[u32]) -> Option<u32> {
     }
 }
 
-pub fn late(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn late(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let (map, replaced) = ctx.spec?;
     (replaced && !map.constants.is_empty()).then(|| {
         let mut set = PropertySet::new(MISC_PROPERTIES);

@@ -1,27 +1,27 @@
 //! DPC++'s property sets of a device image, one source file per set, and the `.prop` text.
 //!
-//! [`compute`] asks every source in DPC++'s order (`computeModuleProperties`: device
+//! `compute` asks every source in DPC++'s order (`computeModuleProperties`: device
 //! requirements, specialization constants and their default values, kernel param opt, exported
 //! symbols, kernel names, imported symbols, program metadata, misc properties, implicit local
 //! arg, work group dynamic local mem, device globals, virtual functions); a source returns its set
 //! or `None` when DPC++ writes no such set for the image. A set a later source names again (misc
 //! properties) takes the later properties in its first place, as DPC++'s `MapVector` does.
 //!
-//! Each source reads an [`ImageContext`]: the image's module (before spec constants are lowered:
+//! Each source reads an `ImageContext`: the image's module (before spec constants are lowered:
 //! lowering changes nothing a property is computed from), its entry points, the spec-constant
-//! map lowering produced, and the properties carried from `--input-prop` ([`Carried`]) for what
+//! map lowering produced, and the properties carried from `--input-prop` (`Carried`) for what
 //! the SPIR-V does not hold.
 
-pub mod device_globals;
-pub mod device_requirements;
-pub mod kernel_param_opt;
-pub mod local_args;
-pub mod misc;
-pub mod program_metadata;
-pub mod spec_constants;
-pub mod symbols;
+pub(crate) mod device_globals;
+pub(crate) mod device_requirements;
+pub(crate) mod kernel_param_opt;
+pub(crate) mod local_args;
+pub(crate) mod misc;
+pub(crate) mod program_metadata;
+pub(crate) mod spec_constants;
+pub(crate) mod symbols;
 pub mod text;
-pub mod virtual_functions;
+pub(crate) mod virtual_functions;
 
 use crate::module::index::Index;
 use crate::module::Module;
@@ -35,12 +35,17 @@ pub enum Value {
     /// Type 1.
     Uint32(u32),
     /// Type 2: `bits` bits of `data` (written as the 8-byte bit count, then the data).
-    Bytes { bits: u64, data: Vec<u8> },
+    Bytes {
+        /// Number of meaningful bits in `data`.
+        bits: u64,
+        /// The bytes.
+        data: Vec<u8>,
+    },
 }
 
 impl Value {
     /// A byte array of whole bytes.
-    pub fn bytes(data: Vec<u8>) -> Value {
+    pub(crate) fn bytes(data: Vec<u8>) -> Value {
         Value::Bytes {
             bits: data.len() as u64 * 8,
             data,
@@ -48,12 +53,12 @@ impl Value {
     }
 
     /// A byte array of little-endian u32s.
-    pub fn u32s(values: &[u32]) -> Value {
+    pub(crate) fn u32s(values: &[u32]) -> Value {
         Value::bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect())
     }
 
     /// A byte array of little-endian u64s.
-    pub fn u64s(values: &[u64]) -> Value {
+    pub(crate) fn u64s(values: &[u64]) -> Value {
         Value::bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect())
     }
 }
@@ -61,12 +66,14 @@ impl Value {
 /// A named, ordered list of properties.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySet {
+    /// The set's name, e.g. `SYCL/specialization constants`.
     pub name: String,
+    /// `(name, value)` pairs in file order.
     pub properties: Vec<(String, Value)>,
 }
 
 impl PropertySet {
-    pub fn new(name: &str) -> PropertySet {
+    pub(crate) fn new(name: &str) -> PropertySet {
         PropertySet {
             name: name.into(),
             properties: Vec::new(),
@@ -74,14 +81,14 @@ impl PropertySet {
     }
 
     /// Adds a property; one named before keeps its place and takes the new value.
-    pub fn insert(&mut self, name: &str, value: Value) {
+    pub(crate) fn insert(&mut self, name: &str, value: Value) {
         match self.properties.iter_mut().find(|(n, _)| n == name) {
             Some(slot) => slot.1 = value,
             None => self.properties.push((name.into(), value)),
         }
     }
 
-    pub fn get(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, name: &str) -> Option<&Value> {
         self.properties
             .iter()
             .find(|(n, _)| n == name)
@@ -89,17 +96,17 @@ impl PropertySet {
     }
 }
 
-pub const DEVICE_REQUIREMENTS: &str = "SYCL/device requirements";
-pub const KERNEL_PARAM_OPT: &str = "SYCL/kernel param opt";
-pub const EXPORTED_SYMBOLS: &str = "SYCL/exported symbols";
-pub const KERNEL_NAMES: &str = "SYCL/kernel names";
-pub const IMPORTED_SYMBOLS: &str = "SYCL/imported symbols";
-pub const PROGRAM_METADATA: &str = "SYCL/program metadata";
-pub const MISC_PROPERTIES: &str = "SYCL/misc properties";
-pub const IMPLICIT_LOCAL_ARG: &str = "SYCL/implicit local arg";
-pub const WORK_GROUP_DYNAMIC_LOCAL_MEM: &str = "SYCL/work group dynamic local mem";
-pub const DEVICE_GLOBALS: &str = "SYCL/device globals";
-pub const VIRTUAL_FUNCTIONS: &str = "SYCL/virtual functions";
+pub(crate) const DEVICE_REQUIREMENTS: &str = "SYCL/device requirements";
+pub(crate) const KERNEL_PARAM_OPT: &str = "SYCL/kernel param opt";
+pub(crate) const EXPORTED_SYMBOLS: &str = "SYCL/exported symbols";
+pub(crate) const KERNEL_NAMES: &str = "SYCL/kernel names";
+pub(crate) const IMPORTED_SYMBOLS: &str = "SYCL/imported symbols";
+pub(crate) const PROGRAM_METADATA: &str = "SYCL/program metadata";
+pub(crate) const MISC_PROPERTIES: &str = "SYCL/misc properties";
+pub(crate) const IMPLICIT_LOCAL_ARG: &str = "SYCL/implicit local arg";
+pub(crate) const WORK_GROUP_DYNAMIC_LOCAL_MEM: &str = "SYCL/work group dynamic local mem";
+pub(crate) const DEVICE_GLOBALS: &str = "SYCL/device globals";
+pub(crate) const VIRTUAL_FUNCTIONS: &str = "SYCL/virtual functions";
 
 /// What an entry point of an image is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -120,6 +127,7 @@ pub struct ImageEntry {
     pub id: u32,
     /// Its name: the `OpEntryPoint` name of a kernel, the linkage name of others.
     pub name: String,
+    /// What kind of entry point it is.
     pub kind: EntryKind,
     /// The input module it came from.
     pub input: usize,
@@ -128,7 +136,7 @@ pub struct ImageEntry {
 /// Properties carried from the inputs' property files (`--input-prop`), for what the SPIR-V does
 /// not hold.
 #[derive(Clone, Debug, Default)]
-pub struct Carried {
+pub(crate) struct Carried {
     /// Each input's sets (empty for an input without a property file).
     pub inputs: Vec<Vec<PropertySet>>,
     /// Each input's first virtual function (module order): the one whose set an unsplit
@@ -138,24 +146,24 @@ pub struct Carried {
 
 impl Carried {
     /// Whether input `k` came with a property file.
-    pub fn has(&self, k: usize) -> bool {
+    pub(crate) fn has(&self, k: usize) -> bool {
         self.inputs.get(k).is_some_and(|s| !s.is_empty())
     }
 
     /// Property `name` of set `set` in input `k`'s file.
-    pub fn get(&self, k: usize, set: &str, name: &str) -> Option<&Value> {
+    pub(crate) fn get(&self, k: usize, set: &str, name: &str) -> Option<&Value> {
         self.set(k, set)?.get(name)
     }
 
     /// Set `set` of input `k`'s file.
-    pub fn set(&self, k: usize, set: &str) -> Option<&PropertySet> {
+    pub(crate) fn set(&self, k: usize, set: &str) -> Option<&PropertySet> {
         self.inputs.get(k)?.iter().find(|s| s.name == set)
     }
 }
 
 /// Options that decide which sets are written.
 #[derive(Clone, Copy, Debug, Default)]
-pub struct Emit {
+pub(crate) struct Emit {
     pub kernel_names: bool,
     pub program_metadata: bool,
     pub allow_dependencies: bool,
@@ -166,7 +174,7 @@ pub struct Emit {
 /// Execution modes and GRF sizes of an image's functions, found in one pass over its preamble
 /// and annotations (sources look them up per entry point).
 #[derive(Default)]
-pub struct ImageFacts {
+pub(crate) struct ImageFacts {
     /// `OpExecutionMode %f mode literals…` by function: `(mode, literals)`.
     pub execution_modes: crate::module::idhash::IdMap<u32, Vec<(u32, Vec<u32>)>>,
     /// The GRF size of each function decorated `UserSemantic "num-thread-per-eu N"`.
@@ -174,7 +182,7 @@ pub struct ImageFacts {
 }
 
 impl ImageFacts {
-    pub fn build(module: &Module, index: &Index) -> ImageFacts {
+    pub(crate) fn build(module: &Module, index: &Index) -> ImageFacts {
         let mut facts = ImageFacts::default();
         for i in 0..index.annotation_end.min(module.len()) {
             let Some(w) = module.inst(i) else { continue };
@@ -195,7 +203,7 @@ impl ImageFacts {
     }
 
     /// The literals of `OpExecutionMode %id mode`, if the image has one.
-    pub fn mode(&self, id: u32, mode: spirv::ExecutionMode) -> Option<&[u32]> {
+    pub(crate) fn mode(&self, id: u32, mode: spirv::ExecutionMode) -> Option<&[u32]> {
         self.execution_modes
             .get(&id)?
             .iter()
@@ -204,7 +212,7 @@ impl ImageFacts {
     }
 
     /// The literals of `OpExecutionMode %id <number>` (modes the `spirv` crate does not name).
-    pub fn mode_number(&self, id: u32, mode: u32) -> Option<&[u32]> {
+    pub(crate) fn mode_number(&self, id: u32, mode: u32) -> Option<&[u32]> {
         self.execution_modes
             .get(&id)?
             .iter()
@@ -214,7 +222,7 @@ impl ImageFacts {
 }
 
 /// Everything a property source may read about one image.
-pub struct ImageContext<'a> {
+pub(crate) struct ImageContext<'a> {
     /// The image before spec constants were lowered.
     pub module: &'a Module,
     pub index: &'a Index,
@@ -235,7 +243,7 @@ pub struct ImageContext<'a> {
 }
 
 impl ImageContext<'_> {
-    pub fn note(&self, message: String) {
+    pub(crate) fn note(&self, message: String) {
         let mut notes = self.notes.borrow_mut();
         if !notes.contains(&message) {
             notes.push(message);
@@ -243,33 +251,33 @@ impl ImageContext<'_> {
     }
 
     /// The kernels (entry points of kind [`EntryKind::Kernel`]).
-    pub fn kernels(&self) -> impl Iterator<Item = &ImageEntry> {
+    pub(crate) fn kernels(&self) -> impl Iterator<Item = &ImageEntry> {
         self.entries.iter().filter(|e| e.kind == EntryKind::Kernel)
     }
 
     /// A property keyed by an entry point, carried from its input's file.
-    pub fn carried_for(&self, entry: &ImageEntry, set: &str, name: &str) -> Option<&Value> {
+    pub(crate) fn carried_for(&self, entry: &ImageEntry, set: &str, name: &str) -> Option<&Value> {
         self.carried.get(entry.input, set, name)
     }
 
     /// An image-wide property carried from the file of the first input the image comes from.
-    pub fn carried_image_wide(&self, set: &str, name: &str) -> Option<&Value> {
+    pub(crate) fn carried_image_wide(&self, set: &str, name: &str) -> Option<&Value> {
         self.inputs
             .iter()
             .find_map(|&k| self.carried.get(k, set, name))
     }
 
     /// Whether any input of the image came with a property file.
-    pub fn has_carried(&self) -> bool {
+    pub(crate) fn has_carried(&self) -> bool {
         self.inputs.iter().any(|&k| self.carried.has(k))
     }
 }
 
 /// One source: the set it writes for an image, if any.
-pub type Source = fn(&ImageContext<'_>) -> Option<PropertySet>;
+pub(crate) type Source = fn(&ImageContext<'_>) -> Option<PropertySet>;
 
 /// The sources in DPC++'s order.
-pub const REGISTRY: &[Source] = &[
+pub(crate) const REGISTRY: &[Source] = &[
     device_requirements::set,
     spec_constants::constants,
     spec_constants::default_values,
@@ -287,7 +295,7 @@ pub const REGISTRY: &[Source] = &[
 ];
 
 /// The property sets of an image, in DPC++'s order.
-pub fn compute(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
+pub(crate) fn compute(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
     let mut out: Vec<PropertySet> = Vec::new();
     for source in REGISTRY {
         let Some(set) = source(ctx) else { continue };
@@ -327,7 +335,7 @@ const MISC_PROPERTIES_LATE: &str = "(misc properties, late)";
 /// whose `spec` was `None`), where [`compute`] with them would have put them: the result is the
 /// same. (The split computes an image's other sets before lowering it, so that the image and its
 /// index are not held while it is lowered.)
-pub fn with_spec_constants(
+pub(crate) fn with_spec_constants(
     mut sets: Vec<PropertySet>,
     map: &SpecMap,
     replaced_with_default: bool,

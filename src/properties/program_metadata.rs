@@ -11,7 +11,7 @@ use spirv::ExecutionMode;
 /// `MaxWorkgroupSizeINTEL`.
 const MAX_WORKGROUP_SIZE: u32 = 5893;
 
-pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if !ctx.emit.program_metadata {
         return None;
     }

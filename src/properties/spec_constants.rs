@@ -14,7 +14,7 @@ fn spec_set(ctx: &ImageContext<'_>, name: &str) -> Option<PropertySet> {
 }
 
 /// A set of [`crate::sidecar`] as a [`PropertySet`] of this module.
-pub fn convert(set: sidecar::PropertySet) -> PropertySet {
+pub(crate) fn convert(set: sidecar::PropertySet) -> PropertySet {
     PropertySet {
         name: set.name,
         properties: set
@@ -31,10 +31,10 @@ pub fn convert(set: sidecar::PropertySet) -> PropertySet {
     }
 }
 
-pub fn constants(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn constants(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     spec_set(ctx, sidecar::SPEC_CONSTANTS)
 }
 
-pub fn default_values(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn default_values(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     spec_set(ctx, sidecar::SPEC_CONSTANTS_DEFAULT_VALUES)
 }

@@ -11,7 +11,7 @@ use super::device_globals::device_globals;
 use super::{non_empty, EntryKind, ImageContext, PropertySet, Value};
 use super::{EXPORTED_SYMBOLS, IMPORTED_SYMBOLS, KERNEL_NAMES};
 
-pub fn exported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn exported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut props: Vec<(String, Value)> = ctx
         .entries
         .iter()
@@ -26,7 +26,7 @@ pub fn exported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     non_empty(EXPORTED_SYMBOLS, props)
 }
 
-pub fn kernel_names(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn kernel_names(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if !ctx.emit.kernel_names {
         return None;
     }
@@ -39,7 +39,7 @@ pub fn kernel_names(ctx: &ImageContext<'_>) -> Option<PropertySet> {
 }
 
 /// Whether DPC++ counts a function name as a builtin (never imported).
-pub fn is_builtin(name: &str) -> bool {
+pub(crate) fn is_builtin(name: &str) -> bool {
     if name.starts_with("__") {
         return true;
     }
@@ -50,7 +50,7 @@ pub fn is_builtin(name: &str) -> bool {
     rest.starts_with("__spirv_") || rest.starts_with("__sycl_") || rest.starts_with("__esimd_")
 }
 
-pub fn imported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn imported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if !ctx.emit.allow_dependencies {
         return None;
     }

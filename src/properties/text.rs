@@ -5,7 +5,7 @@
 //! the first `=` and the first `|`; type 1 is a decimal uint32, type 2 LLVM's base64 variant of
 //! an 8-byte little-endian bit count followed by the data. A property named twice in one set
 //! keeps its first place and its last value (a `MapVector`).
-//! Postcondition: [`write`]`(`[`read`]`(x))` is `x` for every file DPC++ writes (tested on every
+//! Postcondition: [`write()`]`(`[`read`]`(x))` is `x` for every file DPC++ writes (tested on every
 //! `.prop` under `testdata/`).
 
 use super::{PropertySet, Value};
@@ -13,23 +13,60 @@ use crate::sidecar::prop::base64_append;
 
 /// Why a text is not a property file.
 #[derive(Debug, thiserror::Error, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum PropError {
+    /// A line that is not UTF-8.
     #[error("line {line}: not valid UTF-8")]
-    NotText { line: usize },
+    NotText {
+        /// Line number (from 1).
+        line: usize,
+    },
+    /// A property line before the first `[set]` line.
     #[error("line {line}: a property before any [set] line")]
-    NoSet { line: usize },
+    NoSet {
+        /// Line number (from 1).
+        line: usize,
+    },
+    /// A `[` line without its `]`.
     #[error("line {line}: '[' without a closing ']'")]
-    UnclosedSet { line: usize },
+    UnclosedSet {
+        /// Line number (from 1).
+        line: usize,
+    },
+    /// A line that is not `name=type|value`.
     #[error("line {line}: expected name=type|value")]
-    NotAProperty { line: usize },
+    NotAProperty {
+        /// Line number (from 1).
+        line: usize,
+    },
+    /// A type other than 1 (uint32) or 2 (byte array).
     #[error("line {line}: unknown property type '{ty}' (1 = uint32, 2 = byte array)")]
-    UnknownType { line: usize, ty: String },
+    UnknownType {
+        /// Line number (from 1).
+        line: usize,
+        /// The type as written.
+        ty: String,
+    },
+    /// A type-1 value that is not a uint32.
     #[error("line {line}: '{value}' is not a uint32")]
-    NotUint32 { line: usize, value: String },
+    NotUint32 {
+        /// Line number (from 1).
+        line: usize,
+        /// The value as written.
+        value: String,
+    },
+    /// A type-2 value that is not LLVM's base64.
     #[error("line {line}: invalid base64 (LLVM's variant) byte array")]
-    BadBase64 { line: usize },
+    BadBase64 {
+        /// Line number (from 1).
+        line: usize,
+    },
+    /// A byte array with fewer bytes than its bit count needs.
     #[error("line {line}: byte array shorter than its bit count says")]
-    ShortByteArray { line: usize },
+    ShortByteArray {
+        /// Line number (from 1).
+        line: usize,
+    },
 }
 
 /// Reads `.prop` text into sets, in file order.

@@ -6,7 +6,7 @@
 
 use super::{EntryKind, ImageContext, PropertySet, VIRTUAL_FUNCTIONS};
 
-pub fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
+pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let (input, carried) = ctx
         .inputs
         .iter()

@@ -18,7 +18,7 @@ use std::collections::BTreeMap;
 #[serde(deny_unknown_fields)]
 #[non_exhaustive]
 pub struct Sidecar {
-    /// Always [`super::json::FORMAT`].
+    /// Always `spec-link-sidecar/1`.
     pub format: String,
     /// `native`, `emulation` or `default-values`.
     pub mode: String,

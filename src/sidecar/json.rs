@@ -7,7 +7,7 @@ use crate::specmap::{SpecConstant, SpecMap};
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, SerializeStruct, Serializer};
 use std::io::Write;
 
-pub const FORMAT: &str = "spec-link-sidecar/1";
+pub(crate) const FORMAT: &str = "spec-link-sidecar/1";
 
 #[derive(serde::Serialize)]
 struct Renumbered {
@@ -192,7 +192,7 @@ impl Serialize for PropertySet<'_> {
 /// exactly as the runtime receives them. `kernels` is given in emulation mode (it adds
 /// `buffer_size`, `buffer_offset`s and `kernels`). `link` is given when several inputs were
 /// linked (it adds `unresolved_imports` and `renumbered_spec_ids`).
-pub fn write_to<W: Write>(
+pub(crate) fn write_to<W: Write>(
     w: &mut W,
     map: &SpecMap,
     mode: &str,
@@ -209,18 +209,4 @@ pub fn write_to<W: Write>(
     };
     serde_json::to_writer_pretty(&mut *w, &sidecar)?;
     w.write_all(b"\n")
-}
-
-/// [`write_to`] into memory.
-pub fn write(
-    map: &SpecMap,
-    mode: &str,
-    sets: &Sets<'_>,
-    kernels: Option<&[KernelBuffer]>,
-    link: Option<&LinkReport>,
-) -> Vec<u8> {
-    let mut out = Vec::new();
-    // Writing to a Vec cannot fail.
-    let _ = write_to(&mut out, map, mode, sets, kernels, link);
-    out
 }

@@ -9,9 +9,10 @@ pub mod prop;
 use crate::specmap::SpecMap;
 
 /// Name of the set holding one property per symbolic ID.
-pub const SPEC_CONSTANTS: &str = "SYCL/specialization constants";
+pub(crate) const SPEC_CONSTANTS: &str = "SYCL/specialization constants";
 /// Name of the set holding the `all` default-values blob.
-pub const SPEC_CONSTANTS_DEFAULT_VALUES: &str = "SYCL/specialization constants default values";
+pub(crate) const SPEC_CONSTANTS_DEFAULT_VALUES: &str =
+    "SYCL/specialization constants default values";
 
 /// A property value as DPC++'s `PropertySetIO` knows it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -25,17 +26,18 @@ pub enum PropertyValue {
 /// A named, ordered list of properties.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PropertySet {
+    /// The set's name, e.g. `SYCL/specialization constants`.
     pub name: String,
     /// `(property name bytes, value)` in insertion order.
     pub properties: Vec<(Vec<u8>, PropertyValue)>,
 }
 
 /// Name of the set holding miscellaneous image properties.
-pub const MISC_PROPERTIES: &str = "SYCL/misc properties";
+pub(crate) const MISC_PROPERTIES: &str = "SYCL/misc properties";
 
 /// A property value borrowed from where it is computed (see [`Sets::for_each`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum PropertyRef<'a> {
+pub(crate) enum PropertyRef<'a> {
     Uint32(u32),
     ByteArray(&'a [u8]),
 }
@@ -57,13 +59,13 @@ impl PropertyRef<'_> {
 /// blob), and, for an image whose markers were replaced by their defaults, [`MISC_PROPERTIES`]
 /// (`specConstsReplacedWithDefault=1|1`).
 #[derive(Clone, Copy)]
-pub struct Sets<'a> {
+pub(crate) struct Sets<'a> {
     map: &'a SpecMap,
     replaced_with_default: bool,
 }
 
 impl<'a> Sets<'a> {
-    pub fn new(map: &'a SpecMap, replaced_with_default: bool) -> Self {
+    pub(crate) fn new(map: &'a SpecMap, replaced_with_default: bool) -> Self {
         Sets {
             map,
             replaced_with_default,
@@ -71,7 +73,7 @@ impl<'a> Sets<'a> {
     }
 
     /// The names of the sets, in order.
-    pub fn names(&self) -> &'static [&'static str] {
+    pub(crate) fn names(&self) -> &'static [&'static str] {
         match (self.map.constants.is_empty(), self.replaced_with_default) {
             (true, _) => &[],
             (false, false) => &[SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES],
@@ -85,7 +87,7 @@ impl<'a> Sets<'a> {
 
     /// Calls `f` with each property of set `name` (one of [`Sets::names`]), in order; stops at
     /// the first error.
-    pub fn for_each<E>(
+    pub(crate) fn for_each<E>(
         &self,
         name: &str,
         mut f: impl FnMut(&[u8], PropertyRef<'_>) -> Result<(), E>,
@@ -115,7 +117,7 @@ impl<'a> Sets<'a> {
     }
 }
 
-/// The spec-constant property sets of a module, as values (see [`Sets`], which writers use).
+/// The spec-constant property sets of a module, as values (see `Sets`, which writers use).
 pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<PropertySet> {
     let sets = Sets::new(map, replaced_with_default);
     sets.names()

@@ -75,7 +75,7 @@ fn write_property<W: Write>(
 }
 
 /// Writes the property sets as `.prop` text, one property at a time.
-pub fn write_sets<W: Write>(w: &mut W, sets: &Sets<'_>) -> std::io::Result<()> {
+pub(crate) fn write_sets<W: Write>(w: &mut W, sets: &Sets<'_>) -> std::io::Result<()> {
     let mut line = Vec::new();
     for &name in sets.names() {
         writeln!(w, "[{name}]")?;

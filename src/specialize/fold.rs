@@ -28,7 +28,7 @@ use spirv::Op;
 
 /// What folding did.
 #[derive(Default)]
-pub struct Report {
+pub(crate) struct Report {
     pub folded: usize,
     /// `name = OpOperation` of each `OpSpecConstantOp` of constants left as it is (its `OpName`,
     /// else `%id`).
@@ -36,7 +36,11 @@ pub struct Report {
 }
 
 /// Folds the module's spec-constant instructions (see the module docs).
-pub fn fold(module: &mut Module, index: &Index, decorations: &Decorations) -> Result<Report> {
+pub(crate) fn fold(
+    module: &mut Module,
+    index: &Index,
+    decorations: &Decorations,
+) -> Result<Report> {
     let mut report = Report::default();
     // Scalar values of the constants met so far; ids known to be constants.
     let mut values: IdMap<u32, Value> = IdMap::default();

@@ -3,7 +3,7 @@
 //!
 //! Algorithm:
 //! 1. Each name is looked up in the names ([`SymbolNames`]: the image's property sets) and its
-//!    constant found in the module ([`crate::info::constants::named`]); its value is parsed by
+//!    constant found in the module (`crate::info::constants::named`); its value is parsed by
 //!    the constant's tree ([`parse`]): one scalar per SpecId.
 //! 2. Every `OpSpecConstant`/`OpSpecConstantTrue`/`OpSpecConstantFalse` decorated with one of those
 //!    SpecIds becomes `OpConstant`/`OpConstantTrue`/`OpConstantFalse` of the value, and its
@@ -11,7 +11,7 @@
 //! 3. Folding, in module order (an operand is defined before it is used): an
 //!    `OpSpecConstantComposite` whose constituents are all constants becomes
 //!    `OpConstantComposite`; an `OpSpecConstantOp` whose operands are all constants and whose
-//!    operation is a scalar integer or boolean one ([`fold`]) becomes the constant it computes.
+//!    operation is a scalar integer or boolean one (`fold`) becomes the constant it computes.
 //!    Other `OpSpecConstantOp`s stay (still valid: their value is fixed).
 //! 4. The names left, and the default-values blob cut to theirs, describe what stays
 //!    specializable.
@@ -20,7 +20,7 @@
 //! property sets. Postcondition: nothing is changed when an error is returned; no SpecId of a
 //! specialized name is left in the module.
 
-pub mod fold;
+pub(crate) mod fold;
 pub mod parse;
 
 use crate::error::{Error, Result};
@@ -35,20 +35,22 @@ use parse::Given;
 use spirv::{Decoration, Op};
 
 /// What specializing made.
+#[non_exhaustive]
 pub struct Specialized {
     /// The output module's bytes (in the input's byte order).
     pub bytes: Vec<u8>,
     /// The names left, with their part of the default blob.
     pub remaining: SymbolNames,
-    /// How many `OpSpecConstant*` became constants, and how many `OpSpecConstantOp`s folded.
+    /// How many `OpSpecConstant*` became constants.
     pub replaced: usize,
+    /// How many `OpSpecConstantOp`s were folded into constants.
     pub folded: usize,
     /// `OpSpecConstantOp`s with constant operands left as they are (an operation not folded).
     pub not_folded: Vec<String>,
 }
 
 /// Specializes `module` (see the module docs). Errors name the constant.
-pub fn specialize(
+pub(crate) fn specialize(
     module: &mut Module,
     names: &SymbolNames,
     values: &[(String, Given)],
@@ -128,7 +130,7 @@ pub fn specialize(
 }
 
 /// The words of a constant `result` of `ty` holding `v`.
-pub fn constant_words(ty: u32, result: u32, v: &Value) -> Vec<u32> {
+pub(crate) fn constant_words(ty: u32, result: u32, v: &Value) -> Vec<u32> {
     match *v {
         Value::Bool(true) => build(Op::ConstantTrue, &[ty, result]),
         Value::Bool(false) => build(Op::ConstantFalse, &[ty, result]),
@@ -323,18 +325,24 @@ pub fn sidecar_json(names: &SymbolNames) -> Vec<u8> {
 /// Options of [`run`].
 #[derive(Clone, Debug)]
 pub struct RunOptions {
+    /// When to run `spirv-val` on the output.
     pub validation: crate::Validation,
     /// `--target-env` for spirv-val; derived from the module when `None`.
     pub target_env: Option<String>,
 }
 
 /// [`Specialized`] with what validation said.
+#[non_exhaustive]
 pub struct Run {
+    /// The specialized module and the names left.
     pub specialized: Specialized,
     /// Whether the input had marker calls (it was lowered first).
     pub lowered_first: bool,
+    /// The target environment `spirv-val` ran with, if it ran.
     pub validated_with: Option<String>,
+    /// Notes for the user (`-v`).
     pub notes: Vec<String>,
+    /// Warnings (e.g. a validation error inherited from the input).
     pub warnings: Vec<String>,
 }
 

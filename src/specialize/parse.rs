@@ -12,13 +12,15 @@ use crate::info::value::Value;
 /// A value as given: the text of `--set NAME=VALUE`, or a JSON value of `--set-file`.
 #[derive(Clone, Debug, PartialEq)]
 pub enum Given {
+    /// The text of `--set NAME=VALUE`.
     Text(String),
+    /// A JSON value from `--set-file`.
     Json(serde_json::Value),
 }
 
 impl Given {
     /// The members of a composite value (`None`: not an array).
-    pub fn members(&self) -> Option<Vec<Given>> {
+    pub(crate) fn members(&self) -> Option<Vec<Given>> {
         let json = match self {
             Given::Json(j) => j.clone(),
             Given::Text(t) if t.trim_start().starts_with('[') => serde_json::from_str(t).ok()?,
@@ -31,7 +33,7 @@ impl Given {
     }
 
     /// The value as scalar text (`None`: an array or an object).
-    pub fn scalar_text(&self) -> Option<String> {
+    pub(crate) fn scalar_text(&self) -> Option<String> {
         match self {
             Given::Text(t) => Some(t.trim().to_string()),
             Given::Json(serde_json::Value::String(s)) => Some(s.trim().to_string()),
@@ -43,7 +45,7 @@ impl Given {
 }
 
 /// Parses scalar text as a value of the shape of `like` (a value of the constant's type).
-pub fn parse_scalar(text: &str, like: &Value) -> Result<Value, String> {
+pub(crate) fn parse_scalar(text: &str, like: &Value) -> Result<Value, String> {
     match *like {
         Value::Bool(_) => match text {
             "true" | "1" => Ok(Value::Bool(true)),
@@ -172,7 +174,7 @@ fn parse_hex_float(hex: &str) -> Option<f64> {
 }
 
 /// A double rounded to IEEE binary16 (to nearest, ties to even).
-pub fn f64_to_half(v: f64) -> u16 {
+pub(crate) fn f64_to_half(v: f64) -> u16 {
     let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
     if v.is_nan() {
         return 0x7e00;

@@ -24,10 +24,10 @@ use crate::module::{Module, HEADER_WORDS};
 use spirv::Op;
 
 /// Marks an [`Extracted::origin`] entry whose instruction the image holds changed.
-pub const CHANGED: u32 = 1 << 31;
+pub(crate) const CHANGED: u32 = 1 << 31;
 
 /// What one image is made of.
-pub struct ImagePlan<'a> {
+pub(crate) struct ImagePlan<'a> {
     /// Entry-point functions of the image, in module order.
     pub entries: &'a [u32],
     /// Functions that must be in the image although nothing in it reaches them.
@@ -41,17 +41,15 @@ pub struct ImagePlan<'a> {
 }
 
 /// An image's module and what it holds.
-pub struct Extracted {
+pub(crate) struct Extracted {
     pub words: Vec<u32>,
     /// For each instruction of the image, in order: the module's instruction it was copied
     /// from, with [`CHANGED`] set when it was not copied unchanged.
     pub origin: Vec<u32>,
-    /// Functions defined in the image (with bodies), as indices into [`Index::functions`].
-    pub functions: Vec<usize>,
 }
 
 /// Extracts images from one module; keeps its marks between images.
-pub struct Extractor<'a> {
+pub(crate) struct Extractor<'a> {
     module: &'a Module,
     index: &'a Index,
     graph: &'a ModuleGraph,
@@ -60,7 +58,7 @@ pub struct Extractor<'a> {
 }
 
 impl<'a> Extractor<'a> {
-    pub fn new(module: &'a Module, index: &'a Index, graph: &'a ModuleGraph) -> Self {
+    pub(crate) fn new(module: &'a Module, index: &'a Index, graph: &'a ModuleGraph) -> Self {
         let bound = module.bound();
         Extractor {
             module,
@@ -76,7 +74,7 @@ impl<'a> Extractor<'a> {
     }
 
     /// Extracts the image `plan` describes.
-    pub fn extract(&mut self, plan: &ImagePlan<'_>) -> Extracted {
+    pub(crate) fn extract(&mut self, plan: &ImagePlan<'_>) -> Extracted {
         self.generation += 1;
         let (module, index, graph) = (self.module, self.index, self.graph);
         let mut stack: Vec<u32> = Vec::new();
@@ -231,12 +229,7 @@ impl<'a> Extractor<'a> {
                 }
             }
         }
-        functions.sort_unstable();
-        Extracted {
-            words,
-            origin,
-            functions,
-        }
+        Extracted { words, origin }
     }
 
     /// Writes a kept instruction of the sections before the functions, adapted to the image;

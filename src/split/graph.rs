@@ -16,14 +16,14 @@ use crate::module::index::Index;
 use crate::module::{inst, Module};
 
 /// `HostAccessINTEL` (Khronos number and the internal one DPC++ 2026.2 writes).
-pub const HOST_ACCESS: [u32; 2] = [6188, 6147];
+pub(crate) const HOST_ACCESS: [u32; 2] = [6188, 6147];
 /// `VectorComputeFunctionINTEL`: the decoration of ESIMD functions.
-pub const VECTOR_COMPUTE_FUNCTION: u32 = 5626;
+pub(crate) const VECTOR_COMPUTE_FUNCTION: u32 = 5626;
 /// `LinkageAttributes`.
-pub const LINKAGE: u32 = 41;
+pub(crate) const LINKAGE: u32 = 41;
 
 /// What the extraction of any image looks up.
-pub struct ModuleGraph {
+pub(crate) struct ModuleGraph {
     /// Per function (as in [`Index::functions`]): the functions and global definitions it uses.
     pub deps: Vec<Vec<u32>>,
     /// Names and decorations (`OpName`, `OpDecorate`, …) as `(id they name, instruction)`,
@@ -56,7 +56,7 @@ pub struct ModuleGraph {
 
 impl ModuleGraph {
     /// The names and decorations of `id`, in module order.
-    pub fn annotations_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
+    pub(crate) fn annotations_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
         let start = self.annotations.partition_point(|&(t, _)| t < id);
         self.annotations[start..]
             .iter()
@@ -64,7 +64,7 @@ impl ModuleGraph {
             .map(|&(_, i)| i)
     }
 
-    pub fn build(module: &Module, index: &Index) -> ModuleGraph {
+    pub(crate) fn build(module: &Module, index: &Index) -> ModuleGraph {
         let mut g = ModuleGraph {
             deps: Vec::with_capacity(index.functions.len()),
             annotations: Vec::new(),

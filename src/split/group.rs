@@ -26,14 +26,17 @@ use std::collections::BTreeMap;
 /// How kernels are grouped into images.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum SplitMode {
+    /// One image with every kernel (ESIMD kernels in their own).
     Off,
+    /// One image per kernel.
     PerKernel,
+    /// One image per input module (translation unit).
     PerSource,
 }
 
 /// An entry point of the split module.
 #[derive(Clone, Debug)]
-pub struct Entry {
+pub(crate) struct Entry {
     pub id: u32,
     /// Index in [`Index::functions`].
     pub function: usize,
@@ -46,7 +49,7 @@ pub struct Entry {
 
 /// One group's half: the entry points of one image.
 #[derive(Clone, Debug)]
-pub struct Planned {
+pub(crate) struct Planned {
     /// Indices into the entry list.
     pub entries: Vec<usize>,
     pub esimd: bool,
@@ -55,7 +58,7 @@ pub struct Planned {
 }
 
 /// Finds the entry points. `input_of` names the input each kernel or export came from.
-pub fn entries(
+pub(crate) fn entries(
     module: &Module,
     index: &Index,
     graph: &ModuleGraph,
@@ -111,7 +114,7 @@ pub fn entries(
 }
 
 /// The functions `start` reaches through calls and function pointers (itself included).
-pub fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize) -> Vec<usize> {
+pub(crate) fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize) -> Vec<usize> {
     let mut seen: IdSet<usize> = IdSet::default();
     let mut stack = vec![start];
     let mut out = Vec::new();
@@ -229,7 +232,7 @@ fn category(
 }
 
 /// Groups the entry points into images, in DPC++'s order.
-pub fn plan(
+pub(crate) fn plan(
     module: &Module,
     index: &Index,
     graph: &ModuleGraph,

@@ -2,15 +2,15 @@
 //! them (docs/split.md).
 //!
 //! [`split`] runs, in order: load (and link several inputs, keeping their exports), index,
-//! [`graph::ModuleGraph`] (once), entry points and groups ([`group`]), the check that no
+//! `graph::ModuleGraph` (once), entry points and groups (`group`), the check that no
 //! `device_image_scope` device global is reached from two groups, then per image: extract
-//! ([`extract`]), lower its spec constants and validate it with the library pipeline
+//! (`extract`), lower its spec constants and validate it with the library pipeline
 //! ([`crate::process_owned`], numbering from 0 per image), and compute its property sets
 //! ([`crate::properties`]).
 
-pub mod extract;
-pub mod graph;
-pub mod group;
+pub(crate) mod extract;
+pub(crate) mod graph;
+pub(crate) mod group;
 
 pub use group::SplitMode;
 
@@ -25,6 +25,7 @@ use std::cell::RefCell;
 /// Options of a split.
 #[derive(Clone, Debug)]
 pub struct SplitOptions {
+    /// How kernels are grouped into images.
     pub mode: SplitMode,
     /// Write `[SYCL/kernel names]`.
     pub emit_kernel_names: bool,
@@ -38,18 +39,25 @@ pub struct SplitOptions {
 
 /// One device image.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct Image {
     /// `N` of its files (`OUT_N.spv`, `OUT_N.esimd.spv`).
     pub number: usize,
+    /// Whether the image holds the ESIMD kernels (written as `OUT_N.esimd.spv`).
     pub esimd: bool,
+    /// The image's module.
     pub module: ModuleOutput,
+    /// Its entry points.
     pub entries: Vec<ImageEntry>,
+    /// Its property sets (the `.prop` contents).
     pub property_sets: Vec<PropertySet>,
+    /// Its spec constants.
     pub spec_map: crate::specmap::SpecMap,
     /// The mode its spec constants were lowered in.
     pub mode: crate::SpecConstMode,
     /// Emulation mode: which argument of each kernel takes the spec-constant buffer.
     pub kernels: Option<Vec<crate::lower::emulation::KernelBuffer>>,
+    /// The target environment `spirv-val` ran with, if it ran.
     pub validated_with: Option<String>,
 }
 
@@ -84,9 +92,13 @@ impl Image {
 
 /// What a split produces.
 #[derive(Debug)]
+#[non_exhaustive]
 pub struct SplitOutput {
+    /// The device images, in order.
     pub images: Vec<Image>,
+    /// Notes for the user (`-v`).
     pub notes: Vec<String>,
+    /// Warnings (e.g. a validation error inherited from the input).
     pub warnings: Vec<String>,
 }
 
