@@ -9,6 +9,7 @@
 #   scripts/corpus-check.sh --sample 2000      2000 modules at random (--seed S, default 1)
 #   scripts/corpus-check.sh --limit 100        the first 100 (sorted by path)
 #   scripts/corpus-check.sh --wheel dpctl-0.22.1 --val changed --mode emulation --jobs 4 ...
+#   scripts/corpus-check.sh --info --val none     spec-link info --json on every module
 #   scripts/corpus-check.sh --help             every option (scripts/corpus_check.py)
 #
 # Builds target/release/spec-link first (cargo build --release) unless --no-build is given.

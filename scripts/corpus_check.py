@@ -4,7 +4,7 @@
     corpus_check.py [--corpus corpus/modules] [--bin target/release/spec-link] [--jobs 2]
                     [--timeout 20] [--limit N] [--sample K] [--seed S] [--wheel NAME]...
                     [--mode native|emulation|default-values] [--val all|changed|none]
-                    [--full] [--out corpus/check]
+                    [--full] [--info] [--out corpus/check]
 
 Every module (corpus/modules/**/*.spv, sorted; --sample K picks K at random with --seed, then
 --limit N keeps the first N) is run as
@@ -13,6 +13,10 @@ Every module (corpus/modules/**/*.spv, sorted; --sample K picks K at random with
 
 (--full adds --no-pass-through: a module without markers is indexed and searched like one with
 markers instead of being copied through; without it, such modules exercise loading only)
+
+--info runs `spec-link info --json MODULE` instead: "described" when it exits 0 and prints a
+JSON object of format spec-link-info/1, "refused" on exit 1 (each distinct message counted),
+BAD-JSON (a bug) otherwise; panics, timeouts and crashes as below.
 
 (a fresh OUT per module, 2 at a time, each killed after --timeout seconds; the binary is copied
 first, so a concurrent `cargo build` does not disturb the run) and classified:
@@ -63,7 +67,7 @@ import threading
 import time
 
 MARKERS = (b"__sycl_getScalar2020SpecConstantValue", b"__sycl_getComposite2020SpecConstantValue")
-BUG_KINDS = ("panic", "timeout", "crash", "CHANGED", "MARKERS-LEFT", "PARTIAL-OUTPUT", "NO-OUTPUT",
+BUG_KINDS = ("panic", "timeout", "crash", "CHANGED", "MARKERS-LEFT", "PARTIAL-OUTPUT", "NO-OUTPUT", "BAD-JSON",
              "valid-before-invalid-after")
 
 
@@ -141,7 +145,37 @@ def dis_text(path, timeout):
     return "\n".join(lines)
 
 
+def check_info(path, args):
+    """`spec-link info --json` on one module: described, refused, or a bug."""
+    res = {"path": path}
+    t0 = time.monotonic()
+    rc, out, err, to = run([args.bin, "info", "--json", path], args.timeout)
+    res["seconds"] = round(time.monotonic() - t0, 3)
+    res["rc"] = rc
+    if "panicked" in err:
+        res["kind"] = "panic"
+        res["message"] = next((l for l in err.splitlines() if "panicked" in l), "")
+    elif to:
+        res["kind"] = "timeout"
+    elif rc == 1:
+        msg = first_error(err).replace(path, "MODULE")
+        res.update(kind="refused", message=msg, norm=normalise(msg))
+    elif rc != 0:
+        res["kind"] = "crash"
+        res["message"] = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
+    else:
+        try:
+            doc = json.loads(out)
+            ok = isinstance(doc, dict) and doc.get("format") == "spec-link-info/1"
+        except ValueError:
+            ok = False
+        res["kind"] = "described" if ok else "BAD-JSON"
+    return res
+
+
 def check_one(path, args, tmpdir):
+    if args.info:
+        return check_info(path, args)
     res = {"path": path}
     with open(path, "rb") as f:
         data = f.read()
@@ -258,6 +292,8 @@ def main():
     ap.add_argument("--val", default="all", choices=["all", "changed", "none"])
     ap.add_argument("--full", action="store_true",
                     help="index every module (--no-pass-through), not only those with markers")
+    ap.add_argument("--info", action="store_true",
+                    help="run `spec-link info --json` on each module instead of lowering it")
     ap.add_argument("--out", default="corpus/check")
     ap.add_argument("--examples", type=int, default=2, help="examples kept per refusal message")
     args = ap.parse_args()
@@ -348,6 +384,11 @@ def report(results, args, elapsed, total_available):
              f"{elapsed:.0f} s wall.\n")
     L.append("| outcome | modules | share |")
     L.append("|---|---:|---:|")
+    if args.info:
+        L[0] = (f"Corpus check: {n} modules (of {total_available} in the corpus), `spec-link info "
+                f"--json`, {args.jobs} jobs, {args.timeout:g} s limit per module, {elapsed:.0f} s wall.\n")
+        L.append(f"| described (exit 0, a spec-link-info/1 object) | {kinds['described']} | {pct(kinds['described'])} |")
+        L.append(f"| exit 0, not a spec-link-info/1 object (bug) | {kinds['BAD-JSON']} | {pct(kinds['BAD-JSON'])} |")
     L.append(f"| processed (exit 0, module written) | {processed} | {pct(processed)} |")
     L.append(f"| · no markers, output byte-identical | {kinds['unchanged']} | {pct(kinds['unchanged'])} |")
     L.append(f"| · no markers, same instructions (spirv-dis) | {kinds['same-text']} | {pct(kinds['same-text'])} |")
