@@ -135,7 +135,7 @@ impl Decorations {
         let mut d = Decorations::default();
         for i in 0..index.annotation_end.min(module.len()) {
             let w = module.original(i);
-            if w[0] & 0xffff != Op::Decorate as u32 || w.len() < 4 {
+            if !inst::is(w, Op::Decorate) || w.len() < 4 {
                 continue;
             }
             if w[2] == Decoration::SpecId as u32 {
@@ -181,7 +181,7 @@ impl<'m> Trees<'m> {
         let mut spec = Vec::new();
         for i in 0..self.index.globals_end.min(self.module.len()) {
             let w = self.module.original(i);
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             if !is_spec_op(op) {
                 continue;
             }
@@ -223,7 +223,7 @@ impl<'m> Trees<'m> {
             node.op = "undefined".into();
             return node;
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         node.op = inst::op_name(op);
         let Some(ty) = inst::result_type(w) else {
             return node;

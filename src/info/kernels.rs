@@ -151,7 +151,7 @@ fn execution_modes(module: &Module, index: &Index) -> Vec<(u32, Mode)> {
     let mut out = Vec::new();
     for i in 0..index.names_end.min(module.len()) {
         let w = module.original(i);
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if (op != Op::ExecutionMode as u32 && op != Op::ExecutionModeId as u32) || w.len() < 3 {
             continue;
         }
@@ -219,7 +219,7 @@ fn reached_globals(
             continue;
         }
         let w = module.original(i);
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         // Types are not followed (an array length is a constant, not a use).
         if (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op) {
             continue;

@@ -162,7 +162,7 @@ impl IdCheck {
     /// Checks the instruction `words` (host order, whole: its word count is its length) at word
     /// `offset` of the module. Instructions come in module order.
     pub fn inst(&mut self, words: &[u32], offset: usize) -> Result<()> {
-        let op = words[0] & 0xffff;
+        let op = inst::opcode(words);
         let n = words.len();
         self.limit_bits = self.limit_bits.max(offset + n + (1 << 16));
         let layout = self.layouts[op as usize];

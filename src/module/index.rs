@@ -214,7 +214,7 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
             let Some(w) = module.inst(i) else { continue };
             w
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
@@ -281,7 +281,7 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
             let Some(w) = module.inst(i) else { continue };
             w
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {
                 Err((
@@ -510,7 +510,7 @@ impl Index {
     /// `OpSwitch` case labels are found through the selector's integer width (its definition
     /// as indexed, so also once lowering replaced it).
     pub fn id_use_positions(&self, module: &Module, words: &[u32]) -> Option<Vec<usize>> {
-        let op = words[0] & 0xffff;
+        let op = inst::opcode(words);
         if op == Op::ExtInst as u32 {
             let set = words
                 .get(3)
@@ -530,7 +530,7 @@ impl Index {
             };
             let selector_type = *module.original(def).get(1)?;
             let ty = module.original(self.defs.get(&selector_type)?);
-            if ty[0] & 0xffff != Op::TypeInt as u32 {
+            if !inst::is(ty, Op::TypeInt) {
                 return None;
             }
             let width = (*ty.get(2)? as usize).div_ceil(32);
@@ -560,7 +560,7 @@ impl Index {
     /// instructions that take ids only); returns false, having called nothing, otherwise.
     #[inline]
     pub fn visit_use_positions_undecoded(&self, words: &[u32], mut f: impl FnMut(usize)) -> bool {
-        let op = words[0] & 0xffff;
+        let op = inst::opcode(words);
         if op == Op::ExtInst as u32 {
             return words.len() >= 5
                 && inst::visit_ext_inst_id_positions(words, self.ext_set_of(words[3]), &mut f);
@@ -572,7 +572,7 @@ impl Index {
     /// instruction cannot be decoded, with every word after the opcode (conservative).
     #[inline]
     pub fn visit_use_ids(&self, module: &Module, words: &[u32], mut f: impl FnMut(u32)) {
-        let op = words[0] & 0xffff;
+        let op = inst::opcode(words);
         if op == Op::ExtInst as u32 && words.len() >= 5 {
             let set = self.ext_set_of(words[3]);
             if inst::visit_ext_inst_id_positions(words, set, &mut |p| f(words[p])) {
@@ -595,7 +595,7 @@ impl Index {
     /// for messages: the extended instruction set of an `OpExtInst` that spec-link does not know,
     /// else nothing.
     pub fn undecodable_because(&self, module: &Module, words: &[u32]) -> String {
-        if words[0] & 0xffff != Op::ExtInst as u32 {
+        if !inst::is(words, Op::ExtInst) {
             return String::new();
         }
         let known = words

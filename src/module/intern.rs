@@ -42,7 +42,7 @@ fn is_type(op: u32) -> bool {
 }
 
 fn key(words: &[u32]) -> Option<(Key, u32)> {
-    let op = words[0] & 0xffff;
+    let op = inst::opcode(words);
     if !is_internable(op) {
         return None;
     }

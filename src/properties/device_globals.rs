@@ -31,7 +31,7 @@ pub(crate) fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal
     let mut names: crate::module::idhash::IdMap<u32, Vec<u8>> = Default::default();
     for i in 0..index.annotation_end.min(module.len()) {
         let Some(w) = module.inst(i) else { continue };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if op == Op::Decorate as u32 && w.len() >= 5 && HOST_ACCESS.contains(&w[2]) {
             if let Some((s, _)) = inst::read_string(&w[4..]) {
                 decorated.push((w[1], String::from_utf8_lossy(&s).into_owned()));
@@ -49,16 +49,16 @@ pub(crate) fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal
             continue;
         };
         let Some(w) = module.inst(def) else { continue };
-        if w[0] & 0xffff != Op::Variable as u32 {
+        if !inst::is(w, Op::Variable) {
             continue;
         }
         let pointee = layout
             .words_of(w[1])
-            .filter(|p| p[0] & 0xffff == Op::TypePointer as u32)
+            .filter(|p| inst::is(p, Op::TypePointer))
             .and_then(|p| p.get(3).copied());
         let members: Vec<u32> = pointee
             .and_then(|t| layout.words_of(t))
-            .filter(|s| s[0] & 0xffff == Op::TypeStruct as u32)
+            .filter(|s| inst::is(s, Op::TypeStruct))
             .map(|s| s[2..].to_vec())
             .unwrap_or_default();
         let (value_type, image_scope) = match members.as_slice() {

@@ -113,7 +113,7 @@ impl TypeAspects {
         let Some(w) = index.defs.get(&ty).and_then(|d| module.inst(d)) else {
             return 0;
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         let bits = match op {
             x if x == Op::TypeFloat as u32 => match w.get(2) {
                 Some(16) => 1,
@@ -151,7 +151,7 @@ pub(crate) fn function_aspects(
     let mut found = 0u8;
     for i in f.start..=f.end {
         let Some(w) = module.inst(i) else { continue };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if let Some(t) = inst::result_type(w) {
             let b = types.of(module, index, t);
             found |= b & 3;

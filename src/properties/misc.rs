@@ -38,7 +38,7 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
 /// The GRF size a decoration instruction stands for, if it is a `UserSemantic
 /// "num-thread-per-eu N"`.
 pub(crate) fn grf_size_of(w: &[u32]) -> Option<u32> {
-    let op = w[0] & 0xffff;
+    let op = inst::opcode(w);
     if !(op == 71 || op == 5632) || w.get(2) != Some(&USER_SEMANTIC) {
         return None;
     }

@@ -24,6 +24,7 @@ pub mod text;
 pub(crate) mod virtual_functions;
 
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::Module;
 use crate::sidecar;
 use crate::specmap::SpecMap;
@@ -189,7 +190,7 @@ impl ImageFacts {
             if w.len() < 3 {
                 continue;
             }
-            if w[0] & 0xffff == spirv::Op::ExecutionMode as u32 {
+            if inst::is(w, spirv::Op::ExecutionMode) {
                 facts
                     .execution_modes
                     .entry(w[1])

@@ -51,7 +51,7 @@ pub(crate) fn fold(
         let Some(w) = module.inst(i).map(<[u32]>::to_vec) else {
             continue;
         };
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(&w);
         let (Some(ty), Some(id)) = (inst::result_type(&w), inst::result_id(&w)) else {
             continue;
         };
@@ -125,7 +125,7 @@ fn debug_names(module: &Module, index: &Index, ids: &[(u32, u32)]) -> IdMap<u32,
     let mut names = IdMap::default();
     for i in 0..index.names_end.min(module.len()) {
         let w = module.original(i);
-        if w[0] & 0xffff == Op::Name as u32 && w.len() > 2 && wanted.contains(&w[1]) {
+        if inst::is(w, Op::Name) && w.len() > 2 && wanted.contains(&w[1]) {
             if let Some((s, _)) = inst::read_string(&w[2..]) {
                 names
                     .entry(w[1])

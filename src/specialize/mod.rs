@@ -29,6 +29,7 @@ use crate::info::names::SymbolNames;
 use crate::info::value::Value;
 use crate::module::idhash::IdMap;
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::inst::build;
 use crate::module::Module;
 use parse::Given;
@@ -91,7 +92,7 @@ pub(crate) fn specialize(
     let mut fixed: IdMap<u32, Value> = IdMap::default();
     for i in 0..index.annotation_end.min(module.len()) {
         let w = module.original(i);
-        if w[0] & 0xffff == Op::Decorate as u32
+        if inst::is(w, Op::Decorate)
             && w.len() >= 4
             && w[2] == Decoration::SpecId as u32
             && chosen.contains_key(&w[3])
@@ -101,7 +102,7 @@ pub(crate) fn specialize(
     }
     for i in 0..index.globals_end.min(module.len()) {
         let w = module.original(i).to_vec();
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(&w);
         let is_scalar_spec = op == Op::SpecConstant as u32
             || op == Op::SpecConstantTrue as u32
             || op == Op::SpecConstantFalse as u32;

@@ -20,6 +20,7 @@
 use super::graph::{ModuleGraph, LINKAGE};
 use crate::module::idhash::{IdSet, IdTable};
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::{Module, HEADER_WORDS};
 use spirv::Op;
 
@@ -94,7 +95,7 @@ impl<'a> Extractor<'a> {
             for &m in graph.execution_modes.get(f).into_iter().flatten() {
                 insts.push(m);
                 if let Some(w) = module.inst(m as usize) {
-                    if w[0] & 0xffff == Op::ExecutionModeId as u32 {
+                    if inst::is(w, Op::ExecutionModeId) {
                         stack.extend(w.iter().skip(3));
                     }
                 }
@@ -117,7 +118,7 @@ impl<'a> Extractor<'a> {
                     declared_kept.push(k);
                     for i in f.start..=f.end {
                         let Some(w) = module.inst(i) else { continue };
-                        let op = w[0] & 0xffff;
+                        let op = inst::opcode(w);
                         if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
                             index.visit_use_ids(module, w, |u| stack.push(u));
                         } else {
@@ -210,7 +211,7 @@ impl<'a> Extractor<'a> {
             if declared_ids.contains(&f.id) {
                 for i in f.start..=f.end {
                     let Some(w) = module.inst(i) else { continue };
-                    let op = w[0] & 0xffff;
+                    let op = inst::opcode(w);
                     if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
                         words.extend_from_slice(w);
                         origin.push(i as u32);
@@ -236,7 +237,7 @@ impl<'a> Extractor<'a> {
     /// whether it was written unchanged (`None`: not written).
     fn write_global(&self, i: usize, declared: &IdSet<u32>, out: &mut Vec<u32>) -> Option<bool> {
         let w = self.module.inst(i)?;
-        let op = w[0] & 0xffff;
+        let op = inst::opcode(w);
         if op == Op::GroupDecorate as u32 || op == Op::GroupMemberDecorate as u32 {
             let step = if op == Op::GroupDecorate as u32 { 1 } else { 2 };
             let kept: Vec<u32> = w[2..]
@@ -279,7 +280,7 @@ impl<'a> Extractor<'a> {
 /// Pushes the id operands of an `OpDecorateId`.
 fn push_decoration_ids(module: &Module, a: u32, stack: &mut Vec<u32>) {
     if let Some(w) = module.inst(a as usize) {
-        if w[0] & 0xffff == Op::DecorateId as u32 {
+        if inst::is(w, Op::DecorateId) {
             stack.extend(w.iter().skip(3));
         }
     }

@@ -83,7 +83,7 @@ impl ModuleGraph {
         let globals_start = index.annotation_end;
         for i in 0..index.globals_end.min(module.len()) {
             let Some(w) = module.inst(i) else { continue };
-            let op = w[0] & 0xffff;
+            let op = inst::opcode(w);
             let at = i as u32;
             match op {
                 // Capability, Extension, MemoryModel, String, SourceExtension, Source,
@@ -147,7 +147,7 @@ impl ModuleGraph {
                 .defs
                 .get(&id)
                 .and_then(|d| module.inst(d))
-                .is_some_and(|w| w[0] & 0xffff == spirv::Op::Variable as u32);
+                .is_some_and(|w| inst::is(w, spirv::Op::Variable));
             if l.kind == 0 && is_variable {
                 g.roots.push(id);
             }

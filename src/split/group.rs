@@ -16,6 +16,7 @@
 use super::graph::ModuleGraph;
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::Module;
 use crate::properties::device_requirements::{
     bits_to_aspects, function_aspects, TypeAspects, ESIMD,
@@ -146,9 +147,7 @@ fn mode_of(
         .get(&id)?
         .iter()
         .filter_map(|&m| module.inst(m as usize))
-        .find(|w| {
-            w[0] & 0xffff == spirv::Op::ExecutionMode as u32 && w.get(2) == Some(&(mode as u32))
-        })
+        .find(|w| inst::is(w, spirv::Op::ExecutionMode) && w.get(2) == Some(&(mode as u32)))
         .map(|w| w[3..].to_vec())
 }
 

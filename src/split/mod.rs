@@ -17,6 +17,7 @@ pub use group::SplitMode;
 use crate::error::{Error, Result};
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
+use crate::module::inst;
 use crate::module::Module;
 use crate::properties::{self, Carried, Emit, EntryKind, ImageEntry, PropertySet};
 use crate::{Input, ModuleOutput, Options};
@@ -444,7 +445,7 @@ fn check_device_image_scope(
                         continue;
                     }
                     if let Some(w) = index.defs.get(&id).and_then(|d| module.inst(d)) {
-                        if w[0] & 0xffff != spirv::Op::Variable as u32 {
+                        if !inst::is(w, spirv::Op::Variable) {
                             index.visit_use_ids(module, w, |u| stack.push(u));
                         }
                     }
