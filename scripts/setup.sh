@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Machine setup for spec-link (Debian 12, run as root; idempotent; needs no stdin).
 #   - Debian packages: SPIR-V tools, clang/llvm-spirv 15 (to make test inputs), OpenCL ICD loader, venv,
-#     python3-jsonschema (the sidecar schema test)
+#     python3-jsonschema (the sidecar schema test), g++ and unzip (the SYCL runtime host program,
+#     the DPC++ wheels)
 #   - $REPO/.venv with Intel's CPU OpenCL runtime + pyopencl (for scripts/ocl_run.py) and the
 #     SYCL runtime intel-sycl-rt (headers + libsycl.so, for scripts/sycl-run/)
 #   - $REPO/.ocl-icd/intel-cpu.icd pointing at the venv's libintelocl.so
@@ -36,7 +37,7 @@ PY_PACKAGES=(
   # corpus extraction (scripts/corpus_extract.py): zstd frames
   zstandard==0.25.0
 )
-APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time python3-jsonschema)
+APT_PACKAGES=(spirv-tools clang-15 llvm-15 llvm-spirv-15 ocl-icd-libopencl1 python3-venv time python3-jsonschema g++ unzip)
 
 say() { printf '[setup] %s\n' "$*"; }
 
