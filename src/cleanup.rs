@@ -942,24 +942,25 @@ OpFunctionEnd
         Ok((module, index, markers, replacements))
     }
 
+    /// What only fed the marker call: every one is a candidate, and the worklist removes it.
+    const FED_THE_CALL: [&str; 10] = [
+        "c0",
+        "c1",
+        "c2",
+        "idvar",
+        "uint_7",
+        "null",
+        "__usid_str",
+        "s",
+        "uchar_65",
+        "uchar_0",
+    ];
+
     #[test]
     fn candidates_close_over_removable_definitions_only() -> TestResult {
         let (module, index, markers, replacements) = lowered(true)?;
         let state = Cleanup::find_candidates(&module, &index, markers, &replacements);
-        for name in [
-            "c0",
-            "c1",
-            "c2",
-            "idvar",
-            "uint_7",
-            "null",
-            "__usid_str",
-            "s",
-            "uchar_65",
-            "uchar_0",
-            "a0",
-            "v",
-        ] {
+        for name in FED_THE_CALL.iter().chain(&["a0", "v"]) {
             assert!(state.candidates.contains(id(&module, name)?), "{name}");
         }
         // A constant reached only through a type, and one the call did not use, are not.
@@ -1003,18 +1004,7 @@ OpFunctionEnd
         let mut state = Cleanup::find_candidates(&module, &index, markers, &replacements);
         state.count_uses(&mut module, &replacements)?;
         let gone = state.remove_dead(&mut module);
-        for name in [
-            "c0",
-            "c1",
-            "c2",
-            "idvar",
-            "uint_7",
-            "null",
-            "__usid_str",
-            "s",
-            "uchar_65",
-            "uchar_0",
-        ] {
+        for name in FED_THE_CALL {
             let x = id(&module, name)?;
             assert!(gone.contains(x), "{name}");
             let def = index.defs.get(&x).ok_or("no definition")?;

@@ -290,15 +290,7 @@ fn dpcpp_split_images_run_like_the_unsplit_image_on_the_sycl_runtime() {
         let spec: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
         let runs = spec["runs"].as_array().unwrap();
-        // Images of other translation units the case links with (their `off` image), registered
-        // beside every image set of the case.
-        let linked: Vec<Image> = spec["link_with"]
-            .as_array()
-            .map(|v| v.as_slice())
-            .unwrap_or_default()
-            .iter()
-            .flat_map(|c| sycl_run::jit_images(&root.join(c.as_str().unwrap()).join("off"), true))
-            .collect();
+        let linked = sycl_run::linked_images(&root, &spec);
         let with_linked = |mut images: Vec<Image>| {
             images.extend(linked.iter().cloned());
             Images::List(images)

@@ -23,15 +23,15 @@ pub(super) fn type_of(state: &State, id: u32) -> Option<u32> {
     Some(resolve(&state.replace, ty))
 }
 
+/// The words of the definition of type `t` (after the replacements made so far).
+fn type_words(state: &State, t: u32) -> Option<&[u32]> {
+    let n = state.defs.get(&resolve(&state.replace, t))?;
+    Some(state.insts.words(n))
+}
+
 /// Whether two types are pointers of the same storage class (to different pointees).
 pub(super) fn same_storage_pointers(state: &State, a: u32, b: u32) -> bool {
-    let State {
-        insts,
-        defs: def_of,
-        replace,
-        ..
-    } = state;
-    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
+    let words = |t: u32| type_words(state, t);
     match (words(a), words(b)) {
         (Some(x), Some(y)) => {
             inst::is(x, Op::TypePointer) && inst::is(y, Op::TypePointer) && x.get(2) == y.get(2)
@@ -43,13 +43,7 @@ pub(super) fn same_storage_pointers(state: &State, a: u32, b: u32) -> bool {
 /// Whether two function types differ only in the pointee types of pointers (same storage
 /// classes, same everything else).
 pub(super) fn differ_only_in_pointees(state: &State, a: u32, b: u32) -> bool {
-    let State {
-        insts,
-        defs: def_of,
-        replace,
-        ..
-    } = state;
-    let words = |t: u32| def_of.get(&resolve(replace, t)).map(|n| insts.words(n));
+    let words = |t: u32| type_words(state, t);
     let (Some(wa), Some(wb)) = (words(a), words(b)) else {
         return false;
     };
@@ -61,7 +55,8 @@ pub(super) fn differ_only_in_pointees(state: &State, a: u32, b: u32) -> bool {
         return false;
     }
     wa[2..].iter().zip(&wb[2..]).all(|(&x, &y)| {
-        resolve(replace, x) == resolve(replace, y) || same_storage_pointers(state, x, y)
+        resolve(&state.replace, x) == resolve(&state.replace, y)
+            || same_storage_pointers(state, x, y)
     })
 }
 

@@ -148,6 +148,17 @@ pub fn jit_images(dir: &Path, native: bool) -> Vec<Image> {
     v
 }
 
+/// The `off` images (DPC++'s native ones) of the cases a run description's `link_with` names
+/// (other translation units a case links with), to register beside every image set of the case.
+pub fn linked_images(cases: &Path, spec: &serde_json::Value) -> Vec<Image> {
+    spec["link_with"]
+        .as_array()
+        .map(|v| v.as_slice())
+        .unwrap_or_default()
+        .iter()
+        .flat_map(|c| jit_images(&cases.join(c.as_str().unwrap()).join("off"), true))
+        .collect()
+}
 /// The `results` of each kernel of a host-program output, by kernel name.
 pub fn by_kernel(out: &serde_json::Value) -> std::collections::BTreeMap<String, serde_json::Value> {
     out["runs"]

@@ -139,13 +139,6 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");
         }
     }
-    if !cli.quiet {
-        for w in &out.warnings {
-            eprintln!("warning: {w}");
-        }
-        for n in &out.notes {
-            eprintln!("note: {n}");
-        }
-    }
+    crate::print_diagnostics(cli.quiet, &out.warnings, &out.notes);
     Ok(())
 }

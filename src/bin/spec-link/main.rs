@@ -46,6 +46,19 @@ fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn tune_allocator() {}
 
+/// Prints a run's warnings and notes (`warning: …`, `note: …`), unless `--quiet`.
+pub(crate) fn print_diagnostics(quiet: bool, warnings: &[String], notes: &[String]) {
+    if quiet {
+        return;
+    }
+    for w in warnings {
+        eprintln!("warning: {w}");
+    }
+    for n in notes {
+        eprintln!("note: {n}");
+    }
+}
+
 /// Parses the arguments after the first `skip` (a subcommand's name stands in for the
 /// program's); on an error or `--help`/`--version`, prints and gives the exit code.
 fn parse<P: Parser>(skip: usize) -> Result<P, ExitCode> {

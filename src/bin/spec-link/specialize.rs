@@ -232,20 +232,13 @@ pub(crate) fn run(cli: &SpecializeCli) -> Result<(), Failure> {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");
         }
     }
-    if !cli.quiet {
-        for w in &run.warnings {
-            eprintln!("warning: {w}");
-        }
-        for n in &run.notes {
-            eprintln!("note: {n}");
-        }
-        if !out.not_folded.is_empty() {
-            eprintln!(
-                "note: {} OpSpecConstantOp of constants left as they are (operation not folded): {}",
-                out.not_folded.len(),
-                out.not_folded.join(", ")
-            );
-        }
+    crate::print_diagnostics(cli.quiet, &run.warnings, &run.notes);
+    if !cli.quiet && !out.not_folded.is_empty() {
+        eprintln!(
+            "note: {} OpSpecConstantOp of constants left as they are (operation not folded): {}",
+            out.not_folded.len(),
+            out.not_folded.join(", ")
+        );
     }
     Ok(())
 }

@@ -223,14 +223,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
                 source: e,
             })?;
     }
-    if !cli.quiet {
-        for w in &warnings {
-            eprintln!("warning: {w}");
-        }
-        for n in &notes {
-            eprintln!("note: {n}");
-        }
-    }
+    crate::print_diagnostics(cli.quiet, &warnings, &notes);
     for line in verbose_lines {
         eprintln!("{line}");
     }
