@@ -575,7 +575,7 @@ impl Validator {
             }
         }
         let edited = match &image.0 {
-            crate::OutputRepr::Edited(m, _) => Some(m),
+            crate::io::output::OutputRepr::Edited(m, _) => Some(m),
             _ => None,
         };
         let mut lowered = |_k: usize| {
