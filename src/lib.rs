@@ -59,6 +59,7 @@
 #![warn(missing_docs)]
 
 pub(crate) mod cleanup;
+pub mod diagnostic;
 pub(crate) mod error;
 pub mod info;
 pub(crate) mod io;
@@ -83,6 +84,7 @@ pub mod specmap;
 #[doc(hidden)]
 pub mod validate;
 
+pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, Result};
 pub use io::input::Input;
 pub use io::output::{ModuleOutput, Output};

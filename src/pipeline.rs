@@ -1,5 +1,6 @@
 //! The pipeline: one named, timed call per step (see the crate docs for the list).
 
+use crate::diagnostic::{Diagnostic, Validated};
 use crate::io::input::InputData;
 use crate::io::output::OutputRepr;
 use crate::module::ids::IdAllocator;
@@ -62,7 +63,7 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
     )
     .map_err(in_file)?;
     clock.lap("assign");
-    let mut notes: Vec<String> = link_report
+    let mut notes: Vec<Diagnostic> = link_report
         .iter()
         .flat_map(|r| r.notes.iter().cloned())
         .collect();
@@ -163,14 +164,13 @@ fn release_input_when_dense(module: &mut Module, index: &Index) {
 
 /// The note that new SpecIds skip those the input already uses (not for the ITT
 /// instrumentation flag's SpecId alone, which DPC++ images carry and numbering never comes near).
-fn spec_ids_in_use(index: &Index, map: &specmap::SpecMap) -> Option<String> {
+fn spec_ids_in_use(index: &Index, map: &specmap::SpecMap) -> Option<Diagnostic> {
     let used = index
         .spec_ids
         .iter()
         .filter(|&&s| s != specmap::ITT_SPEC_ID)
         .count();
-    (used > 0 && !map.constants.is_empty())
-        .then(|| format!("the input already uses {used} SpecId(s); new SpecIds skip them"))
+    (used > 0 && !map.constants.is_empty()).then_some(Diagnostic::SpecIdsInUse { count: used })
 }
 
 /// The `lower` and `cleanup` steps (when there are marker calls): lowers in the options' mode,
@@ -232,7 +232,8 @@ struct Run {
     calls: usize,
     kernels: Option<Vec<lower::emulation::KernelBuffer>>,
     link_report: Option<link::LinkReport>,
-    notes: Vec<String>,
+    /// Notes and warnings so far.
+    notes: Vec<Diagnostic>,
 }
 
 impl Run {
@@ -293,7 +294,6 @@ fn finish(
     validator: &Validator,
     mut clock: Clock,
 ) -> Result<Output> {
-    let mut warnings = Vec::new();
     let validated_with = validate_output(
         &run.output,
         inputs,
@@ -301,7 +301,6 @@ fn finish(
         options,
         validator.missing.as_deref(),
         &mut run.notes,
-        &mut warnings,
     )?;
     clock.lap("validate");
     let mut out = Output {
@@ -315,8 +314,7 @@ fn finish(
         link_report: run.link_report,
         validated_with,
         input_released: run.input_released,
-        notes: run.notes,
-        warnings,
+        diagnostics: run.notes,
         timings: clock.timings,
     };
     out.fill_sidecars(options);
@@ -373,8 +371,7 @@ fn validate_output(
     kernel: bool,
     options: &Options,
     missing_validator: Option<&str>,
-    notes: &mut Vec<String>,
-    warnings: &mut Vec<String>,
+    diagnostics: &mut Vec<Diagnostic>,
 ) -> Result<Option<String>> {
     if matches!(options.validation, Validation::Never) {
         return Ok(None);
@@ -386,7 +383,10 @@ fn validate_output(
             return Err(Error::Validation(why.into()));
         }
         if auto {
-            notes.push(format!("{why}: the output was not validated"));
+            diagnostics.push(Diagnostic::NotValidated {
+                what: Validated::Output,
+                reason: why.to_string(),
+            });
             return Ok(None);
         }
         return Err(Error::Validation(format!(
@@ -447,16 +447,6 @@ fn validate_output(
             )));
         }
     }
-    match verdict {
-        validate::Verdict::Valid => {}
-        validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
-            "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
-        )),
-        validate::Verdict::HiddenInInput { output, input } => warnings.push(format!(
-            "the output fails spirv-val --target-env {env} ({output}), and so does the input once \
-             the instructions spec-link removed are set aside (not an error spec-link introduced; \
-             spirv-val stops earlier in the input itself: {input})"
-        )),
-    }
+    diagnostics.extend(verdict.warning(Validated::Output, &env));
     Ok(Some(env))
 }

@@ -115,10 +115,9 @@ pub struct Output {
     /// Whether the input's pages were given back behind the passes (a mapped input dense with
     /// marker calls; see [`module::Module::release_input`]). It changes no output byte.
     pub input_released: bool,
-    /// Notes (printed unless `--quiet`).
-    pub notes: Vec<String>,
-    /// Warnings (printed as `warning: …` unless `--quiet`).
-    pub warnings: Vec<String>,
+    /// Notes and warnings, in the order they arose (the command line prints the warnings, then
+    /// the notes, unless `--quiet`).
+    pub diagnostics: Vec<crate::Diagnostic>,
     /// Wall time of each step, in order (printed by `--verbose`).
     pub timings: Vec<(&'static str, std::time::Duration)>,
 }

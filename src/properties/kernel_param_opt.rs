@@ -27,11 +27,7 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         }
     }
     if missing && ctx.kernels().next().is_some() {
-        ctx.note(format!(
-            "[{KERNEL_PARAM_OPT}]: the SPIR-V does not say which kernel arguments the front end \
-             eliminated; without an --input-prop that has the set, it is written empty (correct \
-             only when no argument was eliminated)"
-        ));
+        ctx.note(crate::Diagnostic::KernelParamOptUnknown);
     }
     Some(set)
 }

@@ -24,12 +24,7 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     }
     match ctx.carried_image_wide(MISC_PROPERTIES, "optLevel") {
         Some(v) => set.insert("optLevel", v.clone()),
-        None if !ctx.has_carried() => ctx.note(
-            "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, \
-             implicit local arguments, work-group dynamic local memory or virtual-function sets: \
-             without the input's property file (--input-prop) they are left out"
-                .to_string(),
-        ),
+        None if !ctx.has_carried() => ctx.note(crate::Diagnostic::ImagePropertiesLeftOut),
         None => {}
     }
     (!set.properties.is_empty()).then_some(set)

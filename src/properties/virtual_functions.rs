@@ -24,9 +24,6 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         set.insert("virtual-functions-set", v.clone());
         return Some(set);
     }
-    ctx.note(format!(
-        "[{VIRTUAL_FUNCTIONS}]: the virtual-function set names are not in SPIR-V; a split image \
-         gets its set only where the input's property file determines it"
-    ));
+    ctx.note(crate::Diagnostic::VirtualFunctionSetsUnknown);
     None
 }
