@@ -93,6 +93,43 @@ pub(crate) fn malformed(position: usize, why: &str) -> String {
     )
 }
 
+/// The note for properties neither the SPIR-V, `--input-prop` nor AuxData holds, for an image
+/// without AuxData.
+pub(crate) fn left_out_without_auxdata() -> String {
+    "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, implicit \
+     local arguments, work-group dynamic local memory or virtual-function sets: without the \
+     input's property file (--input-prop) or NonSemantic.AuxData (llvm-spirv \
+     --spirv-preserve-auxdata) they are left out"
+        .to_string()
+}
+
+/// The note for what AuxData cannot hold either (a parameter attribute), for an image with it.
+pub(crate) fn left_out_with_auxdata() -> String {
+    "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V nor \
+     NonSemantic.AuxData: without the input's property file (--input-prop) they are left out"
+        .to_string()
+}
+
+/// The note for a split image whose virtual-function set neither `--input-prop` nor AuxData
+/// determines.
+pub(crate) fn virtual_sets_left_out() -> String {
+    format!(
+        "[{}]: the virtual-function set names are not in SPIR-V; a split image gets its set \
+         only where the input's property file or NonSemantic.AuxData determines it",
+        super::VIRTUAL_FUNCTIONS
+    )
+}
+
+/// The note for kernels whose eliminated arguments neither `--input-prop` nor AuxData gives.
+pub(crate) fn kernel_param_opt_left_out() -> String {
+    format!(
+        "[{}]: the SPIR-V does not say which kernel arguments the front end eliminated; without \
+         an --input-prop that has the set or NonSemantic.AuxData sycl_kernel_omit_args, it is \
+         written empty (correct only when no argument was eliminated)",
+        super::KERNEL_PARAM_OPT
+    )
+}
+
 impl AuxData {
     /// Whether the module carried any function attribute or metadata.
     pub(crate) fn is_empty(&self) -> bool {
