@@ -212,8 +212,7 @@ impl AuxData {
         for i in 0..end {
             let Some(w) = module.inst(i) else { continue };
             if inst::is(w, Op::ExtInstImport)
-                && w.get(2..).and_then(inst::read_string).map(|(n, _)| n)
-                    == Some(SET_NAME.to_vec())
+                && w.get(2..).and_then(inst::read_string).map(|(n, _)| n) == Some(SET_NAME.to_vec())
             {
                 sets.insert(w[1]);
                 set_imports.push(i as u32);
@@ -238,7 +237,13 @@ impl AuxData {
                 continue;
             }
             aux_strings.extend(operands.iter().copied().filter(|o| strings.contains_key(o)));
-            let decoded = decode(module, index, &strings, number == Some(FUNCTION_ATTRIBUTE), operands);
+            let decoded = decode(
+                module,
+                index,
+                &strings,
+                number == Some(FUNCTION_ATTRIBUTE),
+                operands,
+            );
             match decoded {
                 Ok((f, Entry::Attribute(name, value))) => {
                     aux.attributes.entry(f).or_default().push((name, value))

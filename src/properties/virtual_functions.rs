@@ -63,6 +63,9 @@ fn from_auxdata(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     }
     let joined = used.into_iter().collect::<Vec<_>>().join(",");
     let mut set = PropertySet::new(VIRTUAL_FUNCTIONS);
-    set.insert("uses-virtual-functions-set", Value::bytes(joined.into_bytes()));
+    set.insert(
+        "uses-virtual-functions-set",
+        Value::bytes(joined.into_bytes()),
+    );
     Some(set)
 }
