@@ -24,8 +24,23 @@ pub enum Aux {
     /// `FunctionMetadata`: name and values.
     Meta(&'static str, &'static str, Vec<Md>),
     /// A raw `OpExtInst` of the set with these operands after the instruction number (for
-    /// malformed entries); `u32::MAX` stands for the id of the first function.
-    Raw(u32, Vec<u32>),
+    /// entries that do not decode).
+    Raw(u32, Vec<RawOp>),
+}
+
+/// An operand of [`Aux::Raw`].
+#[derive(Clone, Debug)]
+pub enum RawOp {
+    /// The first function definition.
+    Function,
+    /// The `OpTypeVoid` (an id that is not a function).
+    Void,
+    /// A string.
+    Str(&'static str),
+    /// An integer constant.
+    I32(i32),
+    /// An id below the bound that nothing defines.
+    Undefined,
 }
 
 fn string_words(s: &str) -> Vec<u32> {
@@ -77,7 +92,8 @@ pub fn add(words: &[u32], entries: &[Aux]) -> Vec<u32> {
     };
     let mut names: std::collections::HashMap<String, u32> = Default::default();
     let mut definitions = Vec::new();
-    let (mut void, mut int32, mut boolean) = (None, None, None);
+    let (mut void, mut int32, mut boolean): (Option<u32>, Option<u32>, Option<u32>) =
+        (None, None, None);
     for (k, w) in insts.iter().enumerate() {
         match w[0] & 0xffff {
             15 => {
@@ -116,8 +132,6 @@ pub fn add(words: &[u32], entries: &[Aux]) -> Vec<u32> {
         types.push(inst(19, &[id]));
         id
     });
-    let mut int32 = int32;
-    let mut boolean = boolean;
     let set = fresh();
     let mut strings: Vec<(String, u32)> = Vec::new();
     let mut string = |s: &str, fresh: &mut dyn FnMut() -> u32| -> u32 {
@@ -169,11 +183,26 @@ pub fn add(words: &[u32], entries: &[Aux]) -> Vec<u32> {
                 (targets(f, &definitions, &function), 0, ops)
             }
             Aux::Raw(number, ops) => {
-                let ops = ops
-                    .iter()
-                    .map(|&o| if o == u32::MAX { definitions[0] } else { o })
-                    .collect();
-                (vec![u32::MAX], *number, ops)
+                let mut words = Vec::new();
+                for o in ops {
+                    words.push(match o {
+                        RawOp::Function => definitions[0],
+                        RawOp::Void => void,
+                        RawOp::Str(s) => string(s, &mut fresh),
+                        RawOp::I32(x) => {
+                            let t = *int32.get_or_insert_with(|| {
+                                let id = fresh();
+                                types.push(inst(21, &[id, 32, 0]));
+                                id
+                            });
+                            let id = fresh();
+                            constants.push(inst(43, &[t, id, *x as u32]));
+                            id
+                        }
+                        RawOp::Undefined => fresh(),
+                    });
+                }
+                (vec![u32::MAX], *number, words)
             }
         };
         for t in targets {
