@@ -23,13 +23,11 @@ fn input() -> Vec<u8> {
     common::assemble(&common::repo().join("testdata/auxdata-clang/input.spvasm"))
 }
 
-/// Splits `module` in `mode` (no --input-prop); returns the run and each image's
-/// (spv bytes, property sets, symbols).
-fn split(
-    dir: &Path,
-    module: &[u8],
-    mode: &str,
-) -> (Output, Vec<(Vec<u8>, Vec<PropertySet>, String)>) {
+/// An image: its module, property sets and symbols.
+type Image = (Vec<u8>, Vec<PropertySet>, String);
+
+/// Splits `module` in `mode` (no --input-prop); returns the run and its images.
+fn split(dir: &Path, module: &[u8], mode: &str) -> (Output, Vec<Image>) {
     let input = dir.join(format!("input-{mode}.spv"));
     std::fs::write(&input, module).unwrap();
     let out_dir = dir.join(mode);
@@ -79,7 +77,7 @@ fn aspects(sets: &[PropertySet]) -> Vec<u32> {
 }
 
 /// Every image passes spirv-val and keeps no AuxData.
-fn check_images(images: &[(Vec<u8>, Vec<PropertySet>, String)]) {
+fn check_images(images: &[Image]) {
     for (spv, _, sym) in images {
         common::spirv_val(spv, "opencl2.2", sym.trim());
         let text = common::disassemble(spv);
