@@ -9,6 +9,7 @@
 //! * per-source grouping follows the kernels' `sycl_used_aspects`;
 //! * the notes name only what AuxData cannot give;
 //! * no image keeps the AuxData, and every image passes spirv-val;
+//! * two inputs with AuxData linked (ids renumbered) still get their properties;
 //! * entries that do not decode are ignored with a warning each, the others still used; an
 //!   entry naming an id nothing defines makes the module malformed: error, exit 1, no file.
 
@@ -202,4 +203,62 @@ fn an_undefined_operand_is_a_malformed_module() {
     assert!(images.is_empty());
     let left: Vec<_> = std::fs::read_dir(dir.join("per-kernel")).unwrap().collect();
     assert!(left.is_empty(), "files left: {left:?}");
+}
+
+/// Two inputs with AuxData, linked then split per source: each input's entries still reach its
+/// functions (the linker renumbers ids).
+#[test]
+fn linked_inputs_keep_their_auxdata() {
+    let dir = common::Scratch::new(&format!("spec-link-auxdata-link-{}", std::process::id()));
+    let vfunc = common::repo().join("testdata/postlink/vfunc/off/image0.spv");
+    let vfunc = common::auxdata::add(
+        &common::words(&std::fs::read(vfunc).unwrap()),
+        &[
+            Aux::Attr("_ZNK7Derived3getEv", "indirectly-callable", "_ZTSv"),
+            Aux::Attr("_ZNK9OtherBase3valEv", "indirectly-callable", "_ZTS4SetB"),
+            Aux::Attr("_ZTS5KCall", "calls-indirectly", "_ZTSv"),
+            Aux::Attr("_ZTS6KCallB", "calls-indirectly", "_ZTS4SetB"),
+            Aux::Attr("_ZTS10KConstruct", "calls-indirectly", "_ZTSv,_ZTS4SetB"),
+        ],
+    );
+    let first = dir.join("clang.spv");
+    let second = dir.join("vfunc.spv");
+    std::fs::write(&first, input()).unwrap();
+    std::fs::write(&second, common::bytes(&vfunc)).unwrap();
+    let out_dir = dir.join("out");
+    std::fs::create_dir_all(&out_dir).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_spec-link"))
+        .args([&first, &second])
+        .args(["--split", "per-kernel", "-o"])
+        .arg(out_dir.join("out.table"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    let rows = std::fs::read_to_string(out_dir.join("out.table")).unwrap();
+    let mut seen = 0;
+    for row in rows.lines().skip(1) {
+        let cells: Vec<PathBuf> = row.split('|').map(|c| out_dir.join(c)).collect();
+        let sym = std::fs::read_to_string(&cells[2]).unwrap();
+        let sets = text::read(&std::fs::read(&cells[1]).unwrap()).unwrap();
+        let vf = |name| property(&sets, "SYCL/virtual functions", name).cloned();
+        let bytes = |s: &str| {
+            Some(Value::Bytes {
+                bits: s.len() as u64 * 8,
+                data: s.as_bytes().to_vec(),
+            })
+        };
+        match sym.trim() {
+            "Plain" => assert_eq!(aspects(&sets), [5, 27]),
+            "Scale" => assert_eq!(aspects(&sets), [6]),
+            "_ZTS5KCall" => assert_eq!(vf("uses-virtual-functions-set"), bytes("_ZTSv")),
+            "_ZTS6KCallB" => assert_eq!(vf("uses-virtual-functions-set"), bytes("_ZTS4SetB")),
+            "_ZNK9OtherBase3valEv" => {
+                assert_eq!(vf("virtual-functions-set"), bytes("_ZTS4SetB"))
+            }
+            _ => continue,
+        }
+        seen += 1;
+    }
+    assert_eq!(seen, 5, "{rows}");
 }
