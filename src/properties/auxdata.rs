@@ -25,9 +25,11 @@
 //! AuxData, never guessed.
 //!
 //! The split (`crate::split`) reads the linked module once, before extracting images (function
-//! ids are kept by the extraction), and leaves every AuxData instruction out of the images, as
-//! DPC++'s post-link images have none unless `-fsycl-preserve-device-nonsemantic-metadata` is
-//! given ([`AuxData::dropped`]).
+//! ids are kept by the extraction), and leaves the AuxData instructions of the global section
+//! out of the images, with the set's import and the strings only they use, as DPC++'s post-link
+//! images have none unless `-fsycl-preserve-device-nonsemantic-metadata` is given
+//! ([`AuxData::dropped`]); an AuxData instruction in a function body (`InstructionMetadata`)
+//! stays, and the import with it.
 
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
@@ -254,29 +256,33 @@ impl AuxData {
                 Err(why) => warnings.push(malformed(i, why)),
             }
         }
-        aux.dropped.extend(set_imports);
-        // Strings only AuxData uses go with it.
-        if !aux_strings.is_empty() {
-            let dropped: IdSet<u32> = aux.dropped.iter().copied().collect();
-            for i in 0..module.len() {
-                if dropped.contains(&(i as u32)) {
-                    continue;
-                }
-                let Some(w) = module.inst(i) else { continue };
-                if inst::is(w, Op::String) {
-                    continue;
-                }
+        // What else uses the set (an `InstructionMetadata` entry in a function body stays, and
+        // so does the import then) and the strings (those only AuxData uses go with it).
+        let dropped: IdSet<u32> = aux.dropped.iter().copied().collect();
+        let mut set_used = false;
+        for i in 0..module.len() {
+            if dropped.contains(&(i as u32)) {
+                continue;
+            }
+            let Some(w) = module.inst(i) else { continue };
+            if inst::is(w, Op::String) || inst::is(w, Op::ExtInstImport) {
+                continue;
+            }
+            set_used |= inst::is(w, Op::ExtInst) && w.get(3).is_some_and(|s| sets.contains(s));
+            if !aux_strings.is_empty() {
                 index.visit_use_ids(module, w, |u| {
                     aux_strings.remove(&u);
                 });
             }
-            let mut positions: Vec<u32> = aux_strings
-                .iter()
-                .filter_map(|s| strings.get(s).map(|&(p, _)| p as u32))
-                .collect();
-            positions.sort_unstable();
-            aux.dropped.extend(positions);
         }
+        if !set_used {
+            aux.dropped.extend(set_imports);
+        }
+        aux.dropped.extend(
+            aux_strings
+                .iter()
+                .filter_map(|s| strings.get(s).map(|&(p, _)| p as u32)),
+        );
         aux.dropped.sort_unstable();
         (aux, warnings)
     }
