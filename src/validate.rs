@@ -156,6 +156,33 @@ pub enum Verdict {
     },
 }
 
+impl Verdict {
+    /// The warning an invalid output gets (`None` when it is valid).
+    pub fn warning(
+        self,
+        what: crate::diagnostic::Validated,
+        target_env: &str,
+    ) -> Option<crate::Diagnostic> {
+        let target_env = target_env.to_string();
+        match self {
+            Verdict::Valid => None,
+            Verdict::InheritedFromInput(error) => Some(crate::Diagnostic::InvalidAsInput {
+                what,
+                target_env,
+                error,
+            }),
+            Verdict::HiddenInInput { output, input } => {
+                Some(crate::Diagnostic::InvalidHiddenInInput {
+                    what,
+                    target_env,
+                    output,
+                    input,
+                })
+            }
+        }
+    }
+}
+
 /// What spec-link's lowering did to an input's instructions (see [`check`]).
 pub struct Lowered {
     /// By instruction index of the input: whether the output no longer holds it as it was.

@@ -212,8 +212,16 @@ OpFunctionEnd
         assert_eq!(rest[4], bound);
         // The whole link passes spirv-val, and says what it did.
         let (_, report) = linked(&[("a", CALLS_G_F32), ("b", G_I32)], &LinkOptions::default())?;
+        assert!(matches!(
+            report.notes[..],
+            [crate::Diagnostic::CallsAdapted(_)]
+        ));
         assert_eq!(
-            report.notes,
+            report
+                .notes
+                .iter()
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
             vec![
                 "\"g\": imported by a as void (f32* (CrossWorkgroup)), exported by b as void (i32* \
                  (CrossWorkgroup)): the types differ only in pointer pointee types; calls are \

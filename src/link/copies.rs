@@ -64,30 +64,12 @@ pub(super) fn merge_copies(state: &mut State, symbols: &BTreeMap<Vec<u8>, Vec<Sy
         }
     }
     if !merged_copies.is_empty() {
-        state.report.notes.push(merged_note(merged_copies));
+        merged_copies.sort();
+        let note = crate::Diagnostic::CopiesMerged {
+            symbols: merged_copies,
+        };
+        state.report.notes.push(note);
     }
-}
-
-/// "N symbol(s) exported by several inputs with the same definition, one copy kept: …" (the
-/// first four names, in order).
-fn merged_note(mut merged_copies: Vec<String>) -> String {
-    merged_copies.sort();
-    let shown: Vec<String> = merged_copies
-        .iter()
-        .take(4)
-        .map(|n| format!("\"{n}\""))
-        .collect();
-    let more = merged_copies.len().saturating_sub(4);
-    format!(
-        "{} symbol(s) exported by several inputs with the same definition, one copy kept: {}{}",
-        merged_copies.len(),
-        shown.join(", "),
-        if more > 0 {
-            format!(" and {more} more")
-        } else {
-            String::new()
-        }
-    )
 }
 
 /// Whether the definitions of `a` and `b` (two exports of one name) are copies of one another:

@@ -30,10 +30,10 @@ pub(super) fn extend_interfaces(state: &mut State) -> Result<()> {
     }
     rewrite_interfaces(state)?;
     if state.crosses_1_4() {
-        state.report.notes.push(format!(
-            "inputs of SPIR-V versions below and at or above 1.4 were linked into {}.{}: entry-point interfaces now list every global variable their entry point uses",
-            version.0, version.1
-        ));
+        state
+            .report
+            .notes
+            .push(crate::Diagnostic::InterfacesExtended { version });
     }
     Ok(())
 }

@@ -86,8 +86,8 @@ pub struct LinkReport {
     pub unresolved: Vec<String>,
     /// SpecIds renumbered (`renumber_spec_ids`).
     pub renumbered: Vec<Renumbered>,
-    /// Notes for the user (`-v`).
-    pub notes: Vec<String>,
+    /// Notes for the user.
+    pub notes: Vec<crate::Diagnostic>,
 }
 
 /// One input to link.

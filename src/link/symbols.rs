@@ -254,19 +254,19 @@ fn bind_import(
         state.inputs[def.input].clone(),
     );
     let (import_type, export_type) = (describe_type(state, imp_ty), describe_type(state, def_ty));
-    // "imported by a.spv as T, exported by b.spv as U" for notes.
-    let both = || {
-        format!(
-            "\"{shown}\": imported by {import_input} as {import_type}, exported by {export_input} as {export_type}"
-        )
+    let types = || crate::diagnostic::SymbolTypes {
+        symbol: shown.to_string(),
+        import_input: import_input.clone(),
+        import_type: import_type.clone(),
+        export_input: export_input.clone(),
+        export_type: export_type.clone(),
     };
     if let (Some(it), Some(dt)) = (imp_ty, def_ty) {
         if same_storage_pointers(state, it, dt) {
-            let note = format!(
-                "{}: the pointers differ only in pointee type; the import is a bitcast of the export",
-                both()
-            );
-            state.report.notes.push(note);
+            state
+                .report
+                .notes
+                .push(crate::Diagnostic::ImportBitcast(types()));
             state.adapted.variables.push(AdaptedVariable {
                 import: imp.id,
                 import_type: it,
@@ -279,11 +279,10 @@ fn bind_import(
             return Ok(());
         }
         if differ_only_in_pointees(state, it, dt) {
-            let note = format!(
-                "{}: the types differ only in pointer pointee types; calls are adapted with OpBitcast",
-                both()
-            );
-            state.report.notes.push(note);
+            state
+                .report
+                .notes
+                .push(crate::Diagnostic::CallsAdapted(types()));
             state.adapted.calls.push(AdaptedCall {
                 import: imp.id,
                 import_type: it,
@@ -452,7 +451,9 @@ OpFunctionEnd
         ];
         let state = resolved(&inputs, &options)??;
         assert_eq!(
-            state.report.notes,
+            (state.report.notes.iter())
+                .map(ToString::to_string)
+                .collect::<Vec<_>>(),
             vec![
                 "1 symbol(s) exported by several inputs with the same definition, one copy kept: \"g\""
             ]

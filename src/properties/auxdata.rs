@@ -21,7 +21,7 @@
 //! Postcondition: an entry's target is a function of the module, its name a string. An entry
 //! that does not decode (too few operands, a target that is not a function, a name or
 //! attribute value that is not an `OpString`, a value that is not defined) is skipped with a
-//! warning ([`malformed`]): the properties it would have given are then left out as without
+//! warning ([`Diagnostic::AuxDataIgnored`]): the properties it would have given are then left out as without
 //! AuxData, never guessed.
 //!
 //! The split (`crate::split`) reads the linked module once, before extracting images (function
@@ -31,6 +31,7 @@
 //! ([`AuxData::dropped`]); an AuxData instruction in a function body (`InstructionMetadata`)
 //! stays, and the import with it.
 
+use crate::diagnostic::Diagnostic;
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
@@ -87,49 +88,9 @@ pub(crate) struct AuxData {
     dropped: Vec<u32>,
 }
 
-/// The warning for an AuxData entry that does not decode (one text, for every such entry).
-pub(crate) fn malformed(position: usize, why: &str) -> String {
-    format!(
-        "NonSemantic.AuxData instruction {position} ignored: {why} (the properties it would \
-         give are left out)"
-    )
-}
-
-/// The note for properties neither the SPIR-V, `--input-prop` nor AuxData holds, for an image
-/// without AuxData.
-pub(crate) fn left_out_without_auxdata() -> String {
-    "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, implicit \
-     local arguments, work-group dynamic local memory or virtual-function sets: without the \
-     input's property file (--input-prop) or NonSemantic.AuxData (llvm-spirv \
-     --spirv-preserve-auxdata) they are left out"
-        .to_string()
-}
-
-/// The note for what AuxData cannot hold either (a parameter attribute), for an image with it.
-pub(crate) fn left_out_with_auxdata() -> String {
-    "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V nor \
-     NonSemantic.AuxData: without the input's property file (--input-prop) they are left out"
-        .to_string()
-}
-
-/// The note for a split image whose virtual-function set neither `--input-prop` nor AuxData
-/// determines.
-pub(crate) fn virtual_sets_left_out() -> String {
-    format!(
-        "[{}]: the virtual-function set names are not in SPIR-V; a split image gets its set \
-         only where the input's property file or NonSemantic.AuxData determines it",
-        super::VIRTUAL_FUNCTIONS
-    )
-}
-
-/// The note for kernels whose eliminated arguments neither `--input-prop` nor AuxData gives.
-pub(crate) fn kernel_param_opt_left_out() -> String {
-    format!(
-        "[{}]: the SPIR-V does not say which kernel arguments the front end eliminated; without \
-         an --input-prop that has the set or NonSemantic.AuxData sycl_kernel_omit_args, it is \
-         written empty (correct only when no argument was eliminated)",
-        super::KERNEL_PARAM_OPT
-    )
+/// The warning for an AuxData entry that does not decode.
+fn malformed(position: usize, reason: &'static str) -> Diagnostic {
+    Diagnostic::AuxDataIgnored { position, reason }
 }
 
 impl AuxData {
@@ -204,7 +165,7 @@ impl AuxData {
     }
 
     /// Reads the module's AuxData; returns it and a warning per entry that does not decode.
-    pub(crate) fn read(module: &Module, index: &Index) -> (AuxData, Vec<String>) {
+    pub(crate) fn read(module: &Module, index: &Index) -> (AuxData, Vec<Diagnostic>) {
         let mut aux = AuxData::default();
         let mut warnings = Vec::new();
         let mut sets: IdSet<u32> = IdSet::default();

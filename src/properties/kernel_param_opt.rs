@@ -40,7 +40,7 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         }
     }
     if missing {
-        ctx.note(super::auxdata::kernel_param_opt_left_out());
+        ctx.note(crate::Diagnostic::KernelParamOptUnknown);
     }
     Some(set)
 }

@@ -39,9 +39,9 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     }
     if !ctx.has_carried() {
         ctx.note(if ctx.aux_describes_entries() {
-            super::auxdata::left_out_with_auxdata()
+            crate::Diagnostic::ImplicitLocalArgsLeftOut
         } else {
-            super::auxdata::left_out_without_auxdata()
+            crate::Diagnostic::ImagePropertiesLeftOut
         });
     }
     (!set.properties.is_empty()).then_some(set)

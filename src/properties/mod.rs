@@ -246,15 +246,12 @@ pub(crate) struct ImageContext<'a> {
     /// The inputs the image's entry points come from.
     pub inputs: &'a [usize],
     /// Notes for the user (each said once per run by the caller).
-    pub notes: &'a RefCell<Vec<String>>,
+    pub notes: &'a RefCell<Vec<crate::Diagnostic>>,
 }
 
 impl ImageContext<'_> {
-    pub(crate) fn note(&self, message: String) {
-        let mut notes = self.notes.borrow_mut();
-        if !notes.contains(&message) {
-            notes.push(message);
-        }
+    pub(crate) fn note(&self, note: crate::Diagnostic) {
+        crate::diagnostic::push_once(&mut self.notes.borrow_mut(), note);
     }
 
     /// The kernels (entry points of kind [`EntryKind::Kernel`]).

@@ -39,7 +39,7 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         return from_auxdata(ctx);
     }
     if carried.is_some() {
-        ctx.note(super::auxdata::virtual_sets_left_out());
+        ctx.note(crate::Diagnostic::VirtualFunctionSetsUnknown);
     }
     None
 }

@@ -341,10 +341,8 @@ pub struct Run {
     pub lowered_first: bool,
     /// The target environment `spirv-val` ran with, if it ran.
     pub validated_with: Option<String>,
-    /// Notes for the user (`-v`).
-    pub notes: Vec<String>,
-    /// Warnings (e.g. a validation error inherited from the input).
-    pub warnings: Vec<String>,
+    /// Notes and warnings (e.g. a validation error inherited from the input).
+    pub diagnostics: Vec<crate::Diagnostic>,
 }
 
 /// Specializes one module given as bytes: a native image with its names, or a module with
@@ -370,8 +368,7 @@ pub fn run(
             .calls
             .is_empty()
     };
-    let mut notes = Vec::new();
-    let mut warnings = Vec::new();
+    let mut diagnostics = Vec::new();
     let (mut module, names) = if has_markers {
         if let Some(n) = &names {
             return Err(Error::Unsupported(format!(
@@ -387,8 +384,7 @@ pub fn run(
             ..crate::Options::default()
         };
         let out = crate::process_owned(vec![crate::Input::from_bytes(name, bytes)], &lowering)?;
-        notes.extend(out.notes.iter().cloned());
-        warnings.extend(out.warnings.iter().cloned());
+        diagnostics.extend(out.diagnostics.iter().cloned());
         let mut prop = Vec::new();
         out.write_prop(&mut prop).map_err(Error::Write)?;
         let names = SymbolNames::from_prop_text(&format!("{name} (lowered)"), &prop)?;
@@ -403,19 +399,12 @@ pub fn run(
         (module, names)
     };
     let specialized = specialize(&mut module, &names, values).map_err(in_file)?;
-    let validated_with = validate(
-        &module,
-        &specialized.bytes,
-        options,
-        &mut notes,
-        &mut warnings,
-    )?;
+    let validated_with = validate(&module, &specialized.bytes, options, &mut diagnostics)?;
     Ok(Run {
         specialized,
         lowered_first: has_markers,
         validated_with,
-        notes,
-        warnings,
+        diagnostics,
     })
 }
 
@@ -426,10 +415,9 @@ fn validate(
     module: &Module,
     output: &[u8],
     options: &RunOptions,
-    notes: &mut Vec<String>,
-    warnings: &mut Vec<String>,
+    diagnostics: &mut Vec<crate::Diagnostic>,
 ) -> Result<Option<String>> {
-    use crate::validate::{self as val, Verdict};
+    use crate::validate as val;
     use crate::Validation;
     if options.validation == Validation::Never {
         return Ok(None);
@@ -439,7 +427,10 @@ fn validate(
             return Err(Error::Validation(why));
         }
         if options.validation == Validation::Auto {
-            notes.push(format!("{why}: the output was not validated"));
+            diagnostics.push(crate::Diagnostic::NotValidated {
+                what: crate::diagnostic::Validated::Specialized,
+                reason: why,
+            });
             return Ok(None);
         }
         return Err(Error::Validation(format!(
@@ -458,15 +449,7 @@ fn validate(
             same_ids: true,
         })
     };
-    match val::check(output, &[&input], &env, &mut lowered)? {
-        Verdict::Valid => {}
-        Verdict::InheritedFromInput(e) => warnings.push(format!(
-            "the output fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
-        )),
-        Verdict::HiddenInInput { output, input } => warnings.push(format!(
-            "the output fails spirv-val --target-env {env} ({output}), and so does the input once \
-             the instructions specializing rewrote are set aside (spirv-val stops earlier in the input itself: {input})"
-        )),
-    }
+    let verdict = val::check(output, &[&input], &env, &mut lowered)?;
+    diagnostics.extend(verdict.warning(crate::diagnostic::Validated::Specialized, &env));
     Ok(Some(env))
 }

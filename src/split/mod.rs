@@ -14,6 +14,7 @@ pub(crate) mod group;
 
 pub use group::SplitMode;
 
+use crate::diagnostic::{self, Diagnostic, Validated};
 use crate::error::{Error, Result};
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
@@ -97,15 +98,13 @@ impl Image {
 pub struct SplitOutput {
     /// The device images, in order.
     pub images: Vec<Image>,
-    /// Notes for the user (`-v`).
-    pub notes: Vec<String>,
-    /// Warnings (e.g. a validation error inherited from the input).
-    pub warnings: Vec<String>,
+    /// Notes and warnings (e.g. a validation error inherited from the input), each said once.
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// What [`load`] gives: the module, a name for messages, the input each kernel or exported
 /// function name came from (by [`name_key`]), and the linker's notes.
-type Loaded = (Module, String, IdMap<u64, usize>, Vec<String>);
+type Loaded = (Module, String, IdMap<u64, usize>, Vec<Diagnostic>);
 
 /// Loads the inputs and links several (exports kept).
 fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
@@ -161,14 +160,13 @@ fn name_key(name: &[u8]) -> u64 {
 /// Splits the inputs into device images (see the module docs), all held in the output.
 pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Result<SplitOutput> {
     let mut images = Vec::new();
-    let (notes, warnings) = split_each(inputs, options, split, &mut |image| {
+    let diagnostics = split_each(inputs, options, split, &mut |image| {
         images.push(image);
         Ok(())
     })?;
     Ok(SplitOutput {
         images,
-        notes,
-        warnings,
+        diagnostics,
     })
 }
 
@@ -180,7 +178,7 @@ pub fn split_each(
     options: &Options,
     split: &SplitOptions,
     each: &mut dyn FnMut(Image) -> Result<()>,
-) -> Result<(Vec<String>, Vec<String>)> {
+) -> Result<Vec<Diagnostic>> {
     if inputs.is_empty() {
         return Err(Error::Unsupported("no input module".into()));
     }
@@ -291,24 +289,16 @@ pub fn split_each(
         ..
     } = finisher;
     for n in lowering_notes {
-        if !notes.contains(&n) {
-            notes.push(n);
-        }
+        diagnostic::push_once(&mut notes, n);
     }
     notes.extend(validator.note);
-    let mut unique = Vec::new();
-    for w in warnings {
-        if !unique.contains(&w) {
-            unique.push(w);
-        }
-    }
-    let warnings = unique;
     for n in notes_cell.into_inner() {
-        if !notes.contains(&n) {
-            notes.push(n);
-        }
+        diagnostic::push_once(&mut notes, n);
     }
-    Ok((notes, warnings))
+    for w in warnings {
+        diagnostic::push_once(&mut notes, w);
+    }
+    Ok(notes)
 }
 
 /// What turns an extracted image into an [`Image`]: lowering, validation, property sets.
@@ -320,9 +310,9 @@ struct Finisher<'a> {
     carried: &'a Carried,
     emit: Emit,
     validator: Validator,
-    notes: RefCell<Vec<String>>,
-    warnings: Vec<String>,
-    lowering_notes: Vec<String>,
+    notes: RefCell<Vec<Diagnostic>>,
+    warnings: Vec<Diagnostic>,
+    lowering_notes: Vec<Diagnostic>,
 }
 
 impl Finisher<'_> {
@@ -390,8 +380,12 @@ impl Finisher<'_> {
                 .check(&lowered.module, &extracted.origin, &mut self.warnings)?;
         let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
         let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
-        self.lowering_notes.extend(lowered.notes);
-        self.warnings.extend(lowered.warnings);
+        for d in lowered.diagnostics {
+            match d.severity() {
+                diagnostic::Severity::Note => self.lowering_notes.push(d),
+                diagnostic::Severity::Warning => self.warnings.push(d),
+            }
+        }
         each(Image {
             number: plan.number,
             esimd: plan.esimd,
@@ -498,7 +492,7 @@ struct Validator {
     /// first fails: every image is compared with it without validating the module again.
     original_error: std::cell::OnceCell<Option<String>>,
     /// Why it does not run (said once).
-    note: Option<String>,
+    note: Option<Diagnostic>,
 }
 
 impl Validator {
@@ -521,7 +515,10 @@ impl Validator {
                 )));
             }
             return Ok(Validator {
-                note: Some(format!("{why}: the images were not validated")),
+                note: Some(Diagnostic::NotValidated {
+                    what: Validated::Image,
+                    reason: why,
+                }),
                 ..off
             });
         }
@@ -547,7 +544,7 @@ impl Validator {
         &self,
         image: &ModuleOutput,
         origin: &[u32],
-        warnings: &mut Vec<String>,
+        warnings: &mut Vec<Diagnostic>,
     ) -> Result<Option<String>> {
         use crate::validate;
         let Some(env) = &self.env else {
@@ -571,15 +568,16 @@ impl Validator {
             if validate::is_unreadable(e)
                 || validate::error_key(e) == validate::error_key(&image_error)
             {
-                warnings.push(format!(
-                    "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {}",
-                    e.lines().next().unwrap_or("")
-                ));
+                warnings.push(Diagnostic::InvalidAsInput {
+                    what: Validated::Image,
+                    target_env: env.clone(),
+                    error: e.lines().next().unwrap_or("").to_string(),
+                });
                 return Ok(Some(env.clone()));
             }
         }
         let edited = match &image.0 {
-            crate::OutputRepr::Edited(m, _) => Some(m),
+            crate::io::output::OutputRepr::Edited(m, _) => Some(m),
             _ => None,
         };
         let mut lowered = |_k: usize| {
@@ -597,17 +595,8 @@ impl Validator {
                 same_ids: true,
             })
         };
-        match validate::check(&bytes, &[&self.original], env, &mut lowered)? {
-            validate::Verdict::Valid => {}
-            validate::Verdict::InheritedFromInput(e) => warnings.push(format!(
-                "an image fails spirv-val --target-env {env} as the input does (not an error spec-link introduced): {e}"
-            )),
-            validate::Verdict::HiddenInInput { output, input } => warnings.push(format!(
-                "an image fails spirv-val --target-env {env} ({output}), and so does the input once \
-                 the instructions the image does not hold are set aside (not an error spec-link \
-                 introduced; spirv-val stops earlier in the input itself: {input})"
-            )),
-        }
+        let verdict = validate::check(&bytes, &[&self.original], env, &mut lowered)?;
+        warnings.extend(verdict.warning(Validated::Image, env));
         Ok(Some(env.clone()))
     }
 }

@@ -139,6 +139,6 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");
         }
     }
-    crate::print_diagnostics(cli.quiet, &out.warnings, &out.notes);
+    crate::print_diagnostics(cli.quiet, &out.diagnostics);
     Ok(())
 }

@@ -14,7 +14,7 @@ mod staging;
 
 use args::Cli;
 use clap::Parser;
-use spec_link::Error;
+use spec_link::{Error, Severity};
 use std::process::ExitCode;
 
 /// Why a run failed: a usage error (exit 2) or a processing error (exit 1).
@@ -46,16 +46,15 @@ fn tune_allocator() {
 #[cfg(not(all(target_os = "linux", target_env = "gnu")))]
 fn tune_allocator() {}
 
-/// Prints a run's warnings and notes (`warning: …`, `note: …`), unless `--quiet`.
-pub(crate) fn print_diagnostics(quiet: bool, warnings: &[String], notes: &[String]) {
+/// Prints a run's warnings, then its notes (`warning: …`, `note: …`), unless `--quiet`.
+pub(crate) fn print_diagnostics(quiet: bool, diagnostics: &[spec_link::Diagnostic]) {
     if quiet {
         return;
     }
-    for w in warnings {
-        eprintln!("warning: {w}");
-    }
-    for n in notes {
-        eprintln!("note: {n}");
+    for severity in [Severity::Warning, Severity::Note] {
+        for d in diagnostics.iter().filter(|d| d.severity() == severity) {
+            eprintln!("{}: {d}", severity.as_str());
+        }
     }
 }
 

@@ -232,7 +232,7 @@ pub(crate) fn run(cli: &SpecializeCli) -> Result<(), Failure> {
             eprintln!("spec-link: spirv-val --target-env {env}: ok");
         }
     }
-    crate::print_diagnostics(cli.quiet, &run.warnings, &run.notes);
+    crate::print_diagnostics(cli.quiet, &run.diagnostics);
     if !cli.quiet && !out.not_folded.is_empty() {
         eprintln!(
             "note: {} OpSpecConstantOp of constants left as they are (operation not folded): {}",

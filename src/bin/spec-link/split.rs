@@ -166,7 +166,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
     let mut verbose_lines = Vec::new();
     // Each image is staged as soon as it is made (images are not all held in memory); nothing
     // is renamed into place before every file of the set is written.
-    let (notes, warnings) = split_each(
+    let diagnostics = split_each(
         inputs,
         &options,
         &SplitOptions {
@@ -223,7 +223,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
                 source: e,
             })?;
     }
-    crate::print_diagnostics(cli.quiet, &warnings, &notes);
+    crate::print_diagnostics(cli.quiet, &diagnostics);
     for line in verbose_lines {
         eprintln!("{line}");
     }
