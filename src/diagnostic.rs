@@ -127,9 +127,19 @@ pub enum Diagnostic {
     /// Note (split): virtual-function set names are not in SPIR-V; images get their set only
     /// where the input's property file determines it.
     VirtualFunctionSetsUnknown,
-    /// Note (split): properties SPIR-V does not hold (optLevel and others) are left out, since no
-    /// `--input-prop` was given.
+    /// Note (split): properties SPIR-V does not hold (optLevel and others) are left out, since
+    /// neither an `--input-prop` nor `NonSemantic.AuxData` was given.
     ImagePropertiesLeftOut,
+    /// Note (split): the input has `NonSemantic.AuxData` but no `--input-prop`: implicit local
+    /// arguments (a kernel parameter attribute, which AuxData does not keep) are left out.
+    ImplicitLocalArgsLeftOut,
+    /// Warning (split): a `NonSemantic.AuxData` entry that does not decode was ignored.
+    AuxDataIgnored {
+        /// The instruction's position in the module (instructions counted from 0).
+        position: usize,
+        /// Why it does not decode.
+        reason: &'static str,
+    },
 }
 
 /// The two sides of a linked symbol whose types differ (a linking note's facts).
@@ -161,9 +171,9 @@ impl Diagnostic {
     /// Whether this is a note or a warning.
     pub fn severity(&self) -> Severity {
         match self {
-            Diagnostic::InvalidAsInput { .. } | Diagnostic::InvalidHiddenInInput { .. } => {
-                Severity::Warning
-            }
+            Diagnostic::InvalidAsInput { .. }
+            | Diagnostic::InvalidHiddenInInput { .. }
+            | Diagnostic::AuxDataIgnored { .. } => Severity::Warning,
             _ => Severity::Note,
         }
     }
@@ -242,20 +252,32 @@ impl fmt::Display for Diagnostic {
             Diagnostic::KernelParamOptUnknown => write!(
                 f,
                 "[{}]: the SPIR-V does not say which kernel arguments the front end eliminated; \
-                 without an --input-prop that has the set, it is written empty (correct only \
-                 when no argument was eliminated)",
+                 without an --input-prop that has the set or NonSemantic.AuxData \
+                 sycl_kernel_omit_args, it is written empty (correct only when no argument was \
+                 eliminated)",
                 crate::properties::KERNEL_PARAM_OPT
             ),
             Diagnostic::VirtualFunctionSetsUnknown => write!(
                 f,
                 "[{}]: the virtual-function set names are not in SPIR-V; a split image gets its \
-                 set only where the input's property file determines it",
+                 set only where the input's property file or NonSemantic.AuxData determines it",
                 crate::properties::VIRTUAL_FUNCTIONS
             ),
             Diagnostic::ImagePropertiesLeftOut => f.write_str(
                 "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, \
                  implicit local arguments, work-group dynamic local memory or virtual-function \
-                 sets: without the input's property file (--input-prop) they are left out",
+                 sets: without the input's property file (--input-prop) or NonSemantic.AuxData \
+                 (llvm-spirv --spirv-preserve-auxdata) they are left out",
+            ),
+            Diagnostic::ImplicitLocalArgsLeftOut => f.write_str(
+                "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \
+                 nor NonSemantic.AuxData: without the input's property file (--input-prop) they \
+                 are left out",
+            ),
+            Diagnostic::AuxDataIgnored { position, reason } => write!(
+                f,
+                "NonSemantic.AuxData instruction {position} ignored: {reason} (the properties it \
+                 would give are left out)"
             ),
         }
     }

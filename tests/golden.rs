@@ -18,6 +18,7 @@ use std::path::Path;
 
 /// Folders of `testdata/` that are inputs of other tests, not golden cases.
 const DATA_FOLDERS: &[&str] = &[
+    "auxdata-clang",
     "clang-debuginfo",
     "clang-devicelib",
     "clang-link",

@@ -12,7 +12,9 @@
 //!
 //! [`GAPS`] lists what the SPIR-V cannot give (docs/split.md, "Known gaps"); for those the test
 //! compares everything else and checks that the gap still shows (a gap that closes must be
-//! taken off the list).
+//! taken off the list). `split_with_auxdata_equals_dpcpp` gives the same cases' `off` images
+//! the `NonSemantic.AuxData` the front end keeps with `--spirv-preserve-auxdata`: then nothing
+//! is a gap, with or without `--input-prop`.
 
 mod common;
 
@@ -115,17 +117,50 @@ fn show(sets: &[PropertySet]) -> String {
     out
 }
 
+/// What the inputs of a split carry besides DPC++'s `off` images.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Inputs {
+    /// The images with their `.prop` files as `--input-prop`.
+    Props,
+    /// The images with `NonSemantic.AuxData` added ([`auxdata_of`]) and their `.prop` files.
+    AuxDataAndProps,
+    /// The images with `NonSemantic.AuxData` added, no `--input-prop`.
+    AuxDataOnly,
+}
+
 /// Runs spec-link's split of a case's `off` images in `mode`; returns the exit code, stderr and
 /// the table's rows (spv, prop, sym).
-fn run_split(case: &Path, mode: &str, out: &Path) -> (i32, String, Vec<[PathBuf; 3]>) {
-    let offs = images(&case.join("off"));
+fn run_split(
+    case: &Path,
+    mode: &str,
+    out: &Path,
+    inputs: Inputs,
+) -> (i32, String, Vec<[PathBuf; 3]>) {
+    let mut offs = images(&case.join("off"));
     assert!(!offs.is_empty(), "{}: no off images", case.display());
+    let props: Vec<PathBuf> = offs.iter().map(|o| o.with_extension("prop")).collect();
+    if inputs != Inputs::Props {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let entries = auxdata_of(&name).expect("a case with AuxData");
+        let dir = out.join("inputs");
+        std::fs::create_dir_all(&dir).unwrap();
+        for o in &mut offs {
+            let words = common::words(&std::fs::read(&*o).unwrap());
+            let with = common::auxdata::add(&words, &entries);
+            let path = dir.join(o.file_name().unwrap());
+            std::fs::write(&path, common::bytes(&with)).unwrap();
+            *o = path;
+        }
+    }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_spec-link"));
     cmd.args(&offs);
-    for o in &offs {
-        cmd.arg("--input-prop").arg(o.with_extension("prop"));
+    if inputs != Inputs::AuxDataOnly {
+        for p in &props {
+            cmd.arg("--input-prop").arg(p);
+        }
     }
-    let table = out.join("out.table");
+    let table = out.join("split").join("out.table");
+    std::fs::create_dir_all(table.parent().unwrap()).unwrap();
     cmd.args(["--split", mode, "-o"]).arg(&table).args([
         "--emit-kernel-names",
         "--emit-program-metadata",
@@ -158,16 +193,17 @@ fn run_split(case: &Path, mode: &str, out: &Path) -> (i32, String, Vec<[PathBuf;
     (code, stderr, rows)
 }
 
-/// Compares one case in one mode; returns the differences found (gaps excepted) and whether a
-/// listed gap showed.
-fn compare(case: &Path, dpcpp: &str, mode: &str) -> (Vec<String>, bool) {
+/// Compares one case in one mode; returns the differences found (gaps excepted, for inputs
+/// without AuxData) and whether a listed gap showed.
+fn compare(case: &Path, dpcpp: &str, mode: &str, inputs: Inputs) -> (Vec<String>, bool) {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let dir = case.join(dpcpp);
     let scratch = common::Scratch::new(&format!(
-        "spec-link-postlink-{name}-{dpcpp}-{}",
+        "spec-link-postlink-{name}-{dpcpp}-{inputs:?}-{}",
         std::process::id()
     ));
-    let (code, stderr, rows) = run_split(case, mode, &scratch);
+    let (code, stderr, rows) = run_split(case, mode, &scratch, inputs);
+    let out_dir = scratch.join("split");
     let mut problems = Vec::new();
     if dir.join("error.txt").exists() {
         if code != 1 {
@@ -175,7 +211,7 @@ fn compare(case: &Path, dpcpp: &str, mode: &str) -> (Vec<String>, bool) {
                 "DPC++ rejects it, spec-link exited {code}: {stderr}"
             ));
         }
-        let left: Vec<_> = std::fs::read_dir(&*scratch).unwrap().collect();
+        let left: Vec<_> = std::fs::read_dir(&out_dir).unwrap().collect();
         if !left.is_empty() {
             problems.push(format!("{} file(s) left after the error", left.len()));
         }
@@ -185,7 +221,17 @@ fn compare(case: &Path, dpcpp: &str, mode: &str) -> (Vec<String>, bool) {
         return (vec![format!("exit {code}: {stderr}")], false);
     }
     let expected = images(&dir);
-    let gap = gap(&name, dpcpp);
+    let gap = if inputs == Inputs::Props {
+        gap(&name, dpcpp)
+    } else {
+        for row in &rows {
+            let text = String::from_utf8_lossy(&std::fs::read(&row[0]).unwrap()).into_owned();
+            if text.contains("NonSemantic.AuxData") {
+                problems.push(format!("{} keeps the AuxData", row[0].display()));
+            }
+        }
+        None
+    };
     let mut gap_showed = false;
     if let Some((Gap::Grouping, _)) = gap {
         let kernels = |files: Vec<PathBuf>| -> BTreeMap<String, usize> {
@@ -276,7 +322,7 @@ fn split_equals_dpcpp() {
                 continue;
             }
             compared += 1;
-            let (problems, gap_showed) = compare(case, dpcpp, mode);
+            let (problems, gap_showed) = compare(case, dpcpp, mode, Inputs::Props);
             for p in &problems {
                 failures.push(format!("{name}/{dpcpp}: {p}"));
             }
@@ -292,6 +338,116 @@ fn split_equals_dpcpp() {
             }
         }
     }
+    assert!(
+        failures.is_empty(),
+        "{} of {compared} case/mode pairs differ from DPC++:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+/// The `NonSemantic.AuxData` `llvm-spirv --spirv-preserve-auxdata` would write for a case's
+/// device code, as its LLVM IR has it before the post-link step. Derived from the source and the
+/// front end's rules, not from DPC++'s post-link output:
+///
+/// * every function definition: clang's `"no-trapping-math"="true"` and the TU's
+///   `"sycl-optlevel"="2"` (the compile's default -O2);
+/// * every kernel: `!sycl_kernel_omit_args`, one `false` per captured variable (no capture is
+///   unused);
+/// * `vfunc`: `indirectly-callable` = the set's type name (`void` for the default set, `SetB`)
+///   on the virtual functions; `calls-indirectly` on the kernels that call
+///   (`assume_indirect_calls[_to]`), and on `KConstruct`, which creates objects whose vtables
+///   hold functions of both sets (`SYCLVirtualFunctionsAnalysis` adds the sets in the order of
+///   the functions);
+/// * `aspects`: `!sycl_used_aspects` per kernel as `SYCLPropagateAspectsUsage` records it: the
+///   aspects of the types the kernel's source uses (double 6, half 5, 64-bit atomic_ref 27)
+///   and, for `KDevHas`, its `[[sycl::device_has(fp16, atomic64)]]` (also as
+///   `!sycl_declared_aspects`); `KViaHelper`'s double conversion is folded away before the pass
+///   sees it (it records no aspect), `KBoth`'s `half` is not; `DevHasProp`'s `device_has`
+///   property is only its `"sycl-device-has"` attribute.
+fn auxdata_of(case: &str) -> Option<Vec<common::auxdata::Aux>> {
+    use common::auxdata::{Aux, Md};
+    let mut entries = vec![
+        Aux::Attr("*", "no-trapping-math", "true"),
+        Aux::Attr("*", "sycl-optlevel", "2"),
+    ];
+    let omit = |kernel: &'static str, args: usize| {
+        Aux::Meta(kernel, "sycl_kernel_omit_args", vec![Md::Bool(false); args])
+    };
+    let used = |kernel: &'static str, aspects: &[i32]| {
+        Aux::Meta(
+            kernel,
+            "sycl_used_aspects",
+            aspects.iter().map(|&a| Md::I32(a)).collect(),
+        )
+    };
+    match case {
+        "vfunc" => entries.extend([
+            Aux::Attr("_ZNK7Derived3getEv", "indirectly-callable", "_ZTSv"),
+            Aux::Attr("_ZNK9OtherBase3valEv", "indirectly-callable", "_ZTS4SetB"),
+            Aux::Attr("_ZTS10KConstruct", "calls-indirectly", "_ZTSv,_ZTS4SetB"),
+            Aux::Attr("_ZTS5KCall", "calls-indirectly", "_ZTSv"),
+            Aux::Attr("_ZTS6KCallB", "calls-indirectly", "_ZTS4SetB"),
+            omit("_ZTS10KConstruct", 2),
+            omit("_ZTS5KCall", 2),
+            omit("_ZTS6KCallB", 2),
+        ]),
+        "aspects" => entries.extend([
+            used("_ZTS7KDouble", &[6]),
+            used("_ZTS5KHalf", &[5]),
+            used("_ZTS5KBoth", &[6, 5]),
+            used("_ZTS9KAtomic64", &[27]),
+            used("_ZTS7KDevHas", &[5, 27]),
+            Aux::Meta(
+                "_ZTS7KDevHas",
+                "sycl_declared_aspects",
+                vec![Md::I32(5), Md::I32(27)],
+            ),
+            Aux::Attr("_ZTS10DevHasProp", "sycl-device-has", "5,27"),
+            omit("_ZTS7KDouble", 1),
+            omit("_ZTS5KHalf", 1),
+            omit("_ZTS5KBoth", 2),
+            omit("_ZTS9KAtomic64", 1),
+            omit("_ZTS10KViaHelper", 1),
+            omit("_ZTS5KNone", 1),
+            omit("_ZTS7KDevHas", 1),
+            omit("_ZTS10DevHasProp", 1),
+        ]),
+        _ => return None,
+    }
+    Some(entries)
+}
+
+/// The cases of [`GAPS`], their `off` images carrying the `NonSemantic.AuxData` the front end
+/// would have kept ([`auxdata_of`]): spec-link's split equals DPC++'s in every mode, gaps
+/// included, with the property files as `--input-prop` and without them; no image keeps the
+/// AuxData.
+#[test]
+fn split_with_auxdata_equals_dpcpp() {
+    let root = common::repo().join("testdata/postlink");
+    let mut cases: Vec<&str> = GAPS.iter().map(|g| g.0).collect();
+    cases.dedup();
+    let mut failures = Vec::new();
+    let mut compared = 0;
+    for name in cases {
+        let case = root.join(name);
+        for (dpcpp, mode) in MODES {
+            if !case.join(dpcpp).is_dir() {
+                continue;
+            }
+            for inputs in [Inputs::AuxDataAndProps, Inputs::AuxDataOnly] {
+                compared += 1;
+                let (problems, _) = compare(&case, dpcpp, mode, inputs);
+                if problems.is_empty() {
+                    eprintln!("{name}/{dpcpp} ({inputs:?}): matches DPC++");
+                }
+                for p in problems {
+                    failures.push(format!("{name}/{dpcpp} ({inputs:?}): {p}"));
+                }
+            }
+        }
+    }
+    assert!(compared >= 16, "only {compared} case/mode pairs compared");
     assert!(
         failures.is_empty(),
         "{} of {compared} case/mode pairs differ from DPC++:\n{}",

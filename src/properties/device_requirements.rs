@@ -4,14 +4,16 @@
 //!   holding a 16- or 64-bit float (through pointers too: half is reached only through pointers
 //!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer,
 //!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
-//!   own `aspects` (from `--input-prop`) are added. Otherwise aspects DPC++ takes from
-//!   `!sycl_used_aspects` that the code does not show (`device_has`, a `half` the optimiser
-//!   folded away) are not known and are left out.
+//!   own `aspects` (from `--input-prop`) are added. A function `NonSemantic.AuxData` describes
+//!   gives its `sycl_used_aspects` metadata instead of what its code shows (DPC++'s own source:
+//!   it also holds `device_has` aspects and a `half` the optimiser folded away). Without
+//!   AuxData those are not known and are left out.
 //! * `reqd_sub_group_size`: the `SubgroupSize` of the first entry point that has one.
 //! * `reqd_work_group_size_uint64_t`: the `LocalSize` of the first entry point (module order)
 //!   that has one, as 3 u64s; not written when the split mode is `off`.
-//! * `work_group_num_dim`: from the carried `<kernel>@work_group_num_dim` program metadata of a
-//!   function met before any function with a required work-group size.
+//! * `work_group_num_dim`: from the carried `<kernel>@work_group_num_dim` program metadata (else
+//!   the kernel's `work_group_num_dim` metadata in AuxData) of a function met before any
+//!   function with a required work-group size.
 
 use super::{ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS, PROGRAM_METADATA};
 use crate::module::idhash::IdMap;
@@ -25,7 +27,7 @@ pub(crate) const ATOMIC64: u32 = 27;
 pub(crate) const ESIMD: u32 = 49;
 
 pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
-    let mut aspects = image_aspects(ctx.module, ctx.index);
+    let mut aspects = aspects_with_auxdata(ctx);
     if ctx.esimd {
         aspects.push(ESIMD);
     }
@@ -61,10 +63,9 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut reqd: Option<Vec<u32>> = None;
     let mut num_dim = None;
     for e in ctx.entries {
-        let key = format!("{}@work_group_num_dim", e.name);
-        if let Some(Value::Uint32(d)) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
+        if let Some(d) = work_group_num_dim(ctx, e) {
             if reqd.is_none() {
-                num_dim = Some(*d);
+                num_dim = Some(d);
             }
         }
         if reqd.is_none() {
@@ -79,6 +80,47 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         set.insert("work_group_num_dim", Value::Uint32(d));
     }
     Some(set)
+}
+
+/// An entry point's work-group dimensions: the carried `<kernel>@work_group_num_dim`, else its
+/// `work_group_num_dim` metadata in `NonSemantic.AuxData`.
+pub(crate) fn work_group_num_dim(ctx: &ImageContext<'_>, e: &super::ImageEntry) -> Option<u32> {
+    let key = format!("{}@work_group_num_dim", e.name);
+    if let Some(Value::Uint32(d)) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
+        return Some(*d);
+    }
+    let values = ctx.carried.aux.integers(e.id, "work_group_num_dim")?;
+    Some(values.first()?.zext()? as u32)
+}
+
+/// The image's aspects, unsorted: for a function `NonSemantic.AuxData` describes, its
+/// `sycl_used_aspects` metadata (the front end's own list, which also holds `device_has`
+/// aspects and those of code the optimiser removed; negative values are internal and left
+/// out, as in DPC++'s `computeDeviceRequirements`); for the other function definitions, what
+/// their code shows ([`function_aspects`]).
+fn aspects_with_auxdata(ctx: &ImageContext<'_>) -> Vec<u32> {
+    let aux = &ctx.carried.aux;
+    if aux.is_empty() {
+        return image_aspects(ctx.module, ctx.index);
+    }
+    let mut types = TypeAspects::default();
+    let mut found = 0u8;
+    let mut listed = Vec::new();
+    for f in &ctx.index.functions {
+        if aux.describes(f.id) {
+            let values = aux.integers(f.id, "sycl_used_aspects").unwrap_or_default();
+            listed.extend(
+                values
+                    .iter()
+                    .filter_map(|v| v.sext())
+                    .filter_map(|a| u32::try_from(a).ok()),
+            );
+        } else if !f.is_declaration {
+            found |= function_aspects(ctx.module, ctx.index, f, &mut types);
+        }
+    }
+    listed.extend(bits_to_aspects(found));
+    listed
 }
 
 /// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.

@@ -1,10 +1,13 @@
 //! `[SYCL/kernel param opt]`: one byte array per kernel whose front end eliminated arguments
 //! (bit i set = original argument i eliminated). The SPIR-V keeps only the remaining parameters,
-//! so the masks are carried from the input's property file, for the kernels of this image, in
-//! the file's order (DPC++'s own order is a hash order). The set is written for every image,
-//! empty when no kernel has a mask, as DPC++ does.
+//! so the masks come from the input's property file, for the kernels of this image, in the
+//! file's order (DPC++'s own order is a hash order); for an input without that set, from the
+//! kernel's `sycl_kernel_omit_args` metadata in `NonSemantic.AuxData` (one boolean per original
+//! argument, as DPC++'s `SYCLKernelParamOptInfoAnalysis` reads it; an empty list gives no
+//! property), in entry-point order. The set is written for every image, empty when no kernel
+//! has a mask, as DPC++ does.
 
-use super::{EntryKind, ImageContext, PropertySet, KERNEL_PARAM_OPT};
+use super::{EntryKind, ImageContext, PropertySet, Value, KERNEL_PARAM_OPT};
 
 pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut set = PropertySet::new(KERNEL_PARAM_OPT);
@@ -14,10 +17,10 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         .filter(|e| e.kind == EntryKind::Kernel)
         .map(|e| (e.input, e.name.as_str()))
         .collect();
-    let mut missing = false;
+    let mut without_file = Vec::new();
     for &k in ctx.inputs {
         let Some(carried) = ctx.carried.set(k, KERNEL_PARAM_OPT) else {
-            missing = true;
+            without_file.push(k);
             continue;
         };
         for (name, value) in &carried.properties {
@@ -26,8 +29,37 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
             }
         }
     }
-    if missing && ctx.kernels().next().is_some() {
+    let mut missing = false;
+    for e in ctx.kernels().filter(|e| without_file.contains(&e.input)) {
+        if !ctx.carried.aux.describes(e.id) {
+            missing = true;
+            continue;
+        }
+        if let Some(mask) = omit_args_mask(ctx, e.id) {
+            set.insert(&e.name, mask);
+        }
+    }
+    if missing {
         ctx.note(crate::Diagnostic::KernelParamOptUnknown);
     }
     Some(set)
+}
+
+/// The mask of a kernel's `sycl_kernel_omit_args` metadata: bit i of byte i/8 for argument i
+/// (an LLVM `BitVector`'s words, little-endian), `bits` = the argument count.
+fn omit_args_mask(ctx: &ImageContext<'_>, kernel: u32) -> Option<Value> {
+    let values = ctx.carried.aux.integers(kernel, "sycl_kernel_omit_args")?;
+    if values.is_empty() {
+        return None;
+    }
+    let mut data = vec![0u8; values.len().div_ceil(8)];
+    for (i, v) in values.iter().enumerate() {
+        if v.zext().is_some_and(|x| x & 1 != 0) {
+            data[i / 8] |= 1 << (i % 8);
+        }
+    }
+    Some(Value::Bytes {
+        bits: values.len() as u64,
+        data,
+    })
 }

@@ -1,6 +1,10 @@
 //! `[SYCL/misc properties]`: `isEsimdImage` (the ESIMD half of a split), `sycl-grf-size` (the
 //! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
-//! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (carried: the front end's -O level is not in SPIR-V); and, placed after
+//! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (the front end's -O
+//! level is not in SPIR-V: from `--input-prop`, else the first entry point's `sycl-optlevel`
+//! attribute in `NonSemantic.AuxData`); `sycl-register-alloc-mode`, and `sycl-grf-size` where
+//! the SPIR-V has no trace of it, from the first entry point's attribute in AuxData; and, placed
+//! after
 //! the device globals when the set does not exist yet, `specConstsReplacedWithDefault` for an
 //! image whose spec constants were replaced by their defaults.
 
@@ -15,19 +19,40 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if ctx.esimd {
         set.insert("isEsimdImage", Value::Uint32(1));
     }
+    if let Some(v) = first_integer_attribute(ctx, "sycl-register-alloc-mode") {
+        set.insert("sycl-register-alloc-mode", Value::Uint32(v));
+    }
     let grf = ctx
         .entries
         .iter()
-        .find_map(|e| ctx.facts.grf_sizes.get(&e.id).copied());
+        .find_map(|e| ctx.facts.grf_sizes.get(&e.id).copied())
+        .or_else(|| first_integer_attribute(ctx, "sycl-grf-size"));
     if let Some(v) = grf {
         set.insert("sycl-grf-size", Value::Uint32(v));
     }
-    match ctx.carried_image_wide(MISC_PROPERTIES, "optLevel") {
-        Some(v) => set.insert("optLevel", v.clone()),
-        None if !ctx.has_carried() => ctx.note(crate::Diagnostic::ImagePropertiesLeftOut),
-        None => {}
+    let opt_level = ctx
+        .carried_image_wide(MISC_PROPERTIES, "optLevel")
+        .cloned()
+        .or_else(|| first_integer_attribute(ctx, "sycl-optlevel").map(Value::Uint32));
+    if let Some(v) = opt_level {
+        set.insert("optLevel", v);
+    }
+    if !ctx.has_carried() {
+        ctx.note(if ctx.aux_describes_entries() {
+            crate::Diagnostic::ImplicitLocalArgsLeftOut
+        } else {
+            crate::Diagnostic::ImagePropertiesLeftOut
+        });
     }
     (!set.properties.is_empty()).then_some(set)
+}
+
+/// DPC++'s rule for an image-wide attribute: the value of the first entry point (in order) whose
+/// `NonSemantic.AuxData` attribute `name` reads as an integer.
+fn first_integer_attribute(ctx: &ImageContext<'_>, name: &str) -> Option<u32> {
+    ctx.entries
+        .iter()
+        .find_map(|e| ctx.aux_attribute(e, name)?.parse::<u32>().ok())
 }
 
 /// The GRF size a decoration instruction stands for, if it is a `UserSemantic

@@ -10,8 +10,11 @@
 //! Each source reads an `ImageContext`: the image's module (before spec constants are lowered:
 //! lowering changes nothing a property is computed from), its entry points, the spec-constant
 //! map lowering produced, and the properties carried from `--input-prop` (`Carried`) for what
-//! the SPIR-V does not hold.
+//! the SPIR-V does not hold, and the function attributes and metadata of `NonSemantic.AuxData`
+//! ([`auxdata`]) for what neither holds. Order: the SPIR-V, then `--input-prop`, then AuxData
+//! (docs/split.md, "Properties from NonSemantic.AuxData").
 
+pub(crate) mod auxdata;
 pub(crate) mod device_globals;
 pub(crate) mod device_requirements;
 pub(crate) mod kernel_param_opt;
@@ -143,6 +146,9 @@ pub(crate) struct Carried {
     /// Each input's first virtual function (module order): the one whose set an unsplit
     /// image's `virtual-functions-set` names.
     pub first_virtual: Vec<Option<String>>,
+    /// The function attributes and metadata of `NonSemantic.AuxData`, by function id (ids of the
+    /// split module, which its images keep).
+    pub aux: auxdata::AuxData,
 }
 
 impl Carried {
@@ -268,6 +274,21 @@ impl ImageContext<'_> {
     /// Whether any input of the image came with a property file.
     pub(crate) fn has_carried(&self) -> bool {
         self.inputs.iter().any(|&k| self.carried.has(k))
+    }
+
+    /// Whether `NonSemantic.AuxData` describes every entry point of the image (and there is
+    /// one).
+    pub(crate) fn aux_describes_entries(&self) -> bool {
+        !self.entries.is_empty()
+            && self
+                .entries
+                .iter()
+                .all(|e| self.carried.aux.describes(e.id))
+    }
+
+    /// String attribute `name` of an entry point, from `NonSemantic.AuxData`.
+    pub(crate) fn aux_attribute(&self, entry: &ImageEntry, name: &str) -> Option<&str> {
+        self.carried.aux.attribute(entry.id, name)
     }
 }
 

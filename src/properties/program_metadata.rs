@@ -1,6 +1,6 @@
 //! `[SYCL/program metadata]` (`--emit-program-metadata`): per entry point in module order
 //! `<name>@reqd_work_group_size` (`LocalSize`, u32 ×3), `@reqd_sub_group_size` (`SubgroupSize`),
-//! `@work_group_num_dim` (carried: not in SPIR-V), `@max_work_group_size`
+//! `@work_group_num_dim` (not in SPIR-V: carried, else AuxData metadata), `@max_work_group_size`
 //! (`MaxWorkgroupSizeINTEL`, u32 ×3), `@max_linear_work_group_size` (carried); then per device
 //! global `<unique id>@global_id_mapping` = its IR name.
 
@@ -25,9 +25,8 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
             let n = v.first().copied().unwrap_or(0);
             props.push((format!("{}@reqd_sub_group_size", e.name), Value::Uint32(n)));
         }
-        let key = format!("{}@work_group_num_dim", e.name);
-        if let Some(v) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
-            props.push((key, v.clone()));
+        if let Some(d) = super::device_requirements::work_group_num_dim(ctx, e) {
+            props.push((format!("{}@work_group_num_dim", e.name), Value::Uint32(d)));
         }
         if let Some(v) = ctx.facts.mode_number(e.id, MAX_WORKGROUP_SIZE) {
             props.push((format!("{}@max_work_group_size", e.name), Value::u32s(v)));

@@ -64,6 +64,17 @@ impl ModuleGraph {
             .map(|&(_, i)| i)
     }
 
+    /// Leaves the instructions at `positions` (sorted) out of every image: they are neither
+    /// always kept nor kept as extras.
+    pub(crate) fn leave_out(&mut self, positions: &[u32]) {
+        if positions.is_empty() {
+            return;
+        }
+        let keep = |p: &u32| positions.binary_search(p).is_err();
+        self.always.retain(keep);
+        self.global_extras.retain(keep);
+    }
+
     pub(crate) fn build(module: &Module, index: &Index) -> ModuleGraph {
         let mut g = ModuleGraph {
             deps: Vec::with_capacity(index.functions.len()),

@@ -9,7 +9,10 @@
 //! `per-source` (= `auto`) keyed by DPC++'s category string, `<input>-<virtual set>-<register
 //! alloc mode>-<grf size>-<aspects>-<reqd work-group size>-<work-group dims>-<reqd sub-group
 //! size>-<opt level>-<joint matrix>-<joint matrix mad>-`, where the module id DPC++ puts first is
-//! replaced by the input's position (so that the first input's images come first). Groups come
+//! replaced by the input's position (so that the first input's images come first). What the
+//! SPIR-V does not hold comes from `--input-prop`, else from `NonSemantic.AuxData` (the virtual
+//! set, register alloc mode, GRF size, the entry point's own `sycl_used_aspects`, work-group
+//! dimensions, opt level). Groups come
 //! out in descending key order (DPC++ pops the back of a `std::map`), each then split into its
 //! ESIMD entry points (first) and the others.
 
@@ -173,31 +176,52 @@ fn category(
                 "virtual-functions-set",
             )
             .filter(|_| first.as_deref() == Some(entry.name.as_str()));
-        match set {
-            Some(crate::properties::Value::Bytes { data, .. }) => {
+        match (set, carried.aux.attribute(entry.id, "indirectly-callable")) {
+            (Some(crate::properties::Value::Bytes { data, .. }), _) => {
                 key.push_str(&String::from_utf8_lossy(data))
             }
+            (_, Some(from_aux)) => key.push_str(from_aux),
             _ => key.push_str(&entry.name),
         }
     }
-    key.push_str("--");
+    key.push('-');
+    if let Some(mode) = carried.aux.attribute(entry.id, "sycl-register-alloc-mode") {
+        key.push_str(mode);
+    }
+    key.push('-');
     let grf = graph
         .annotations_of(entry.id)
         .filter_map(|a| module.inst(a as usize))
         .find_map(crate::properties::misc::grf_size_of);
-    if let Some(grf) = grf {
-        let _ = write!(key, "{grf}");
+    match (grf, carried.aux.attribute(entry.id, "sycl-grf-size")) {
+        (Some(grf), _) => {
+            let _ = write!(key, "{grf}");
+        }
+        (None, Some(from_aux)) => key.push_str(from_aux),
+        (None, None) => {}
     }
     key.push('-');
-    let mut bits = 0u8;
-    for f in reached_functions(index, graph, entry.function) {
-        bits |= *aspects_memo.1.entry(f).or_insert_with(|| {
-            function_aspects(module, index, &index.functions[f], &mut aspects_memo.0)
-        });
-    }
-    let mut aspects = bits_to_aspects(bits);
-    if entry.esimd {
-        aspects.push(ESIMD);
+    let mut aspects: Vec<u64> = if carried.aux.describes(entry.id) {
+        // The entry point's own list (the front end propagates its callees' into it), as
+        // DPC++'s `registerAspectListRule` reads it: zero-extended, internal aspects too.
+        carried
+            .aux
+            .integers(entry.id, "sycl_used_aspects")
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|v| v.zext())
+            .collect()
+    } else {
+        let mut bits = 0u8;
+        for f in reached_functions(index, graph, entry.function) {
+            bits |= *aspects_memo.1.entry(f).or_insert_with(|| {
+                function_aspects(module, index, &index.functions[f], &mut aspects_memo.0)
+            });
+        }
+        bits_to_aspects(bits).into_iter().map(u64::from).collect()
+    };
+    if entry.esimd && !aspects.contains(&u64::from(ESIMD)) {
+        aspects.push(u64::from(ESIMD));
     }
     aspects.sort_unstable();
     for a in aspects {
@@ -213,6 +237,10 @@ fn category(
         carried.get(entry.input, PROGRAM_METADATA, &dims)
     {
         let _ = write!(key, "-{d}");
+    } else if let Some(values) = carried.aux.integers(entry.id, "work_group_num_dim") {
+        for d in values.iter().filter_map(|v| v.zext()) {
+            let _ = write!(key, "-{d}");
+        }
     }
     key.push('-');
     for v in
@@ -225,6 +253,8 @@ fn category(
         carried.get(entry.input, MISC_PROPERTIES, "optLevel")
     {
         let _ = write!(key, "{o}");
+    } else if let Some(o) = carried.aux.attribute(entry.id, "sycl-optlevel") {
+        key.push_str(o);
     }
     key.push_str("---");
     key

@@ -191,12 +191,16 @@ pub fn split_each(
         source: Box::new(e),
     };
     let index = Index::build(&module).map_err(wrap)?;
-    let graph = graph::ModuleGraph::build(&module, &index);
+    let (mut aux, aux_warnings) = properties::auxdata::AuxData::read(&module, &index);
+    aux.follow_kernel_bodies(&index);
+    let mut graph = graph::ModuleGraph::build(&module, &index);
+    graph.leave_out(aux.dropped());
     let input_of = |n: &str| origin.get(&name_key(n.as_bytes())).copied().unwrap_or(0);
     let entries = group::entries(&module, &index, &graph, split.allow_dependencies, &input_of);
     let mut carried = Carried {
         inputs: split.input_props.clone(),
         first_virtual: vec![None; input_count],
+        aux,
     };
     for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
         if let Some(slot) = carried.first_virtual.get_mut(e.input) {
@@ -238,7 +242,7 @@ pub fn split_each(
         emit,
         validator,
         notes: RefCell::new(Vec::new()),
-        warnings: Vec::new(),
+        warnings: aux_warnings,
         lowering_notes: Vec::new(),
     };
     let mut extractor = extract::Extractor::new(&module, &index, &graph);
