@@ -2,15 +2,21 @@
 # Benchmarks spec-link against SPIRV-Tools and cp on the inputs of scripts/gen-bench.sh (the goals: docs/performance.md).
 #
 #   scripts/bench.sh [--quick] [--runs N] [--sizes "10 50 100"] [--link "1k 3k 9k" | --no-link]
-#                    [--spirv-link "1k"] [--math "sparse mid dense" | --no-math] [--math-only] [--report]
+#                    [--spirv-link "1k"] [--math "sparse mid dense" | --no-math] [--no-dpcpp]
+#                    [--no-corpus] [--corpus-sizes "10 50"] [--math-only] [--report]
 #
-#   --quick       only the 10 MB inputs, 3 runs, no linking
+#   --quick       only the 10 MB inputs (math: mid only), 3 runs, no linking
 #   --sizes       sizes of the single-module inputs (bench-data/bench-<S>MB{,-passthrough,-sparse}.spv)
 #   --link        module sets to link (bench-data/link-<set>/); --no-link: none
 #   --spirv-link  the sets spirv-link runs on too (default 1k; it is super-linear: 3k takes minutes,
 #                 and 9k does not finish in 10 minutes)
-#   --math        call densities of the real-shaped inputs (bench-data/math-<D>-<S>MB.spv: compiled
-#                 OpenCL C math kernels, see gen-bench.sh); --no-math: none
+#   --math        call densities of the OpenCL C real-shaped inputs (bench-data/math-<D>-<S>MB.spv:
+#                 compiled OpenCL C math kernels, see gen-bench.sh); --math "": none of these
+#   --no-dpcpp    no bench-data/dpcpp-math-<S>MB.spv (SYCL math kernels compiled by DPC++, cloned)
+#   --no-corpus   no bench-data/corpus-<S>MB.spv (real oneMKL kernels of scripts/corpus.sh's corpus
+#                 with marker calls added); --corpus-sizes: their sizes (default "10 50"; skipped with
+#                 a note when there is no corpus: CORPUS_DIR as in gen-bench.sh)
+#   --no-math     none of the real-shaped inputs (math, dpcpp-math, corpus)
 #   --math-only   only the real-shaped inputs (no dense/sparse/pass-through inputs, no linking)
 #   --report      only print the report of the last run again (from bench-data/raw.tsv)
 #
@@ -42,7 +48,8 @@
 #   link          spec-link 'DIR/*.spv' -o OUT --no-validate   (spec-link expands the glob)
 #   spirv-link    spirv-link --allow-partial-linkage --target-env spv1.4 DIR/*.spv -o OUT
 #   cat           cat DIR/*.spv > OUT   (reading every module once: the I/O floor)
-# and for each real-shaped input (math-<D>-<S>MB) native, emulation, default-values, opt-set, cp, walker
+# and for each real-shaped input (math-<D>-<S>MB, dpcpp-math-<S>MB, corpus-<S>MB) native, native-prop,
+# emulation, default-values, split-per-kernel, split-auto, opt-set, cp, walker
 # plus `true` (the fixed cost of one measurement: fork, exec, /usr/bin/time), reported below the table
 # and included in every other figure; and for each sparse input (bench-<S>MB-sparse.spv: the same
 # clones, only every 50th calling the markers; realistic density) native, native-prop, emulation,
@@ -67,11 +74,17 @@ SPIRV_LINK_SETS="1k"
 REPORT_ONLY=0
 MATH="sparse mid dense"
 MATH_ONLY=0
+DPCPP=1
+CORPUS=1
+CORPUS_SIZES="10 50"
 while [ $# -gt 0 ]; do
   case "$1" in
-    --quick) RUNS=3; SIZES="10"; LINK_SETS=""; MATH="mid"; shift ;;
+    --quick) RUNS=3; SIZES="10"; CORPUS_SIZES="10"; LINK_SETS=""; MATH="mid"; shift ;;
     --math) MATH="$2"; shift 2 ;;
-    --no-math) MATH=""; shift ;;
+    --no-math) MATH=""; DPCPP=0; CORPUS=0; shift ;;
+    --no-dpcpp) DPCPP=0; shift ;;
+    --no-corpus) CORPUS=0; shift ;;
+    --corpus-sizes) CORPUS_SIZES="$2"; shift 2 ;;
     --math-only) MATH_ONLY=1; LINK_SETS=""; shift ;;
     --report) REPORT_ONLY=1; shift ;;
     --runs) RUNS="$2"; shift 2 ;;
@@ -116,11 +129,19 @@ if [ "$REPORT_ONLY" = 0 ]; then
     [ -f "$DATA/bench-${S}MB.spv" ] && [ -f "$DATA/bench-${S}MB-passthrough.spv" ] &&
       [ -f "$DATA/bench-${S}MB-sparse.spv" ] || missing+=("$S")
   done
-  math_missing=0
-  for D in $MATH; do for S in $SIZES; do [ -f "$DATA/math-$D-${S}MB.spv" ] || math_missing=1; done; done
-  if [ "$math_missing" = 1 ]; then
+  # The real-shaped inputs: "key file" lines
+  REAL=()
+  for D in $MATH; do for S in $SIZES; do REAL+=("math-$D-$S $DATA/math-$D-${S}MB.spv"); done; done
+  [ "$DPCPP" = 0 ] || for S in $SIZES; do REAL+=("dpcpp-math-$S $DATA/dpcpp-math-${S}MB.spv"); done
+  [ "$CORPUS" = 0 ] || for S in $CORPUS_SIZES; do REAL+=("corpus-$S $DATA/corpus-${S}MB.spv"); done
+  real_missing=0
+  for r in ${REAL[@]+"${REAL[@]}"}; do [ -f "${r#* }" ] || real_missing=1; done
+  if [ "$real_missing" = 1 ]; then
     say "generating real-shaped inputs (scripts/gen-bench.sh --math-only)"
-    "$REPO/scripts/gen-bench.sh" --math-only --math "$MATH" --sizes "$SIZES" >&2
+    gen=(--math-only --math "$MATH" --sizes "$SIZES" --corpus-sizes "$CORPUS_SIZES")
+    [ "$DPCPP" = 1 ] || gen+=(--no-dpcpp)
+    [ "$CORPUS" = 1 ] || gen+=(--no-corpus)
+    "$REPO/scripts/gen-bench.sh" "${gen[@]}" >&2
   fi
   link_missing=0
   for L in $LINK_SETS; do [ -d "$DATA/link-$L" ] || link_missing=1; done
@@ -209,19 +230,22 @@ if [ "$REPORT_ONLY" = 0 ]; then
 
   TOOLS=(native native-prop emulation default-values split-per-kernel split-auto pass-through opt-set opt-freeze cp dd walker stream-floor pass-through-replacing cp-replacing true)
   SPARSE_TOOLS=(native native-prop emulation default-values split-per-kernel split-auto opt-set cp dd walker stream-floor native-replacing cp-replacing)
-  MATH_TOOLS=(native emulation default-values split-per-kernel split-auto opt-set cp walker true)
+  MATH_TOOLS=(native native-prop emulation default-values split-per-kernel split-auto opt-set cp walker true)
   MIX="$DATA/raw.mix"   # input, then spv_mix.py's markdown row
   : > "$MIX"
-  for D in $MATH; do
-    for S in $SIZES; do
-      in="$DATA/math-$D-${S}MB.spv"
-      [ -f "$in" ] || die "no $in (scripts/gen-bench.sh --math-only makes it)"
-      bytes=$(stat -c %s "$in")
-      calls=$(count_calls "math-$D-$S" "$in")
-      printf 'math-%s-%s\t%s\n' "$D" "$S" "$(python3 "$REPO/scripts/spv_mix.py" --markdown "$in")" >> "$MIX"
-      say "math-$D ${S} MB ($bytes bytes, $calls marker calls): 1 warm-up + $RUNS runs of ${MATH_TOOLS[*]}"
-      measure "math-$D-$S" "$in" "" "$bytes" "${MATH_TOOLS[@]}"
-    done
+  for r in ${REAL[@]+"${REAL[@]}"}; do
+    key="${r%% *}" in="${r#* }"
+    if [ ! -f "$in" ]; then
+      case "$key" in
+        corpus-*) say "no $in (no corpus: scripts/corpus.sh): skipped"; continue ;;
+        *) die "no $in (scripts/gen-bench.sh --math-only makes it)" ;;
+      esac
+    fi
+    bytes=$(stat -c %s "$in")
+    calls=$(count_calls "$key" "$in")
+    printf '%s\t%s\n' "$key" "$(python3 "$REPO/scripts/spv_mix.py" --markdown "$in")" >> "$MIX"
+    say "$key ($bytes bytes, $calls marker calls; $(python3 "$REPO/scripts/spv_mix.py" "$in" | cut -d: -f2-)): 1 warm-up + $RUNS runs of ${MATH_TOOLS[*]}"
+    measure "$key" "$in" "" "$bytes" "${MATH_TOOLS[@]}"
   done
   for S in $DENSE_SIZES; do
     in="$DATA/bench-${S}MB.spv"
@@ -255,6 +279,7 @@ import os, statistics, subprocess, sys
 from collections import defaultdict
 
 raw, runs = sys.argv[1], int(sys.argv[2])
+REAL = ("math-", "dpcpp-", "corpus-")  # the real-shaped inputs' keys
 calls = {}
 if os.path.exists(sys.argv[3]):
     for line in open(sys.argv[3]):
@@ -281,8 +306,8 @@ def label(inp):
     if inp.startswith("link-"):
         n = inp[5:].replace("k", "000")
         return f"{inp} ({n} modules, {b:.1f} MB)"
-    if inp.startswith("math-"):
-        return f"{b:.1f} MB math-{inp.split('-')[1]}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
+    if inp.startswith(REAL):
+        return f"{b:.1f} MB {inp.rsplit('-', 1)[0]}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
     kind = "sparse" if inp.endswith("-sparse") else "dense"
     return f"{b:.1f} MB {kind}" + (f" ({calls[inp]:,} calls)" if inp in calls else "")
 
@@ -313,7 +338,7 @@ if overhead:
 def mark(ok): return "" if ok else " ✗"
 def ratio(a, b): return a / b if b else float("nan")
 
-maths = [i for i in inputs if i.startswith("math-")]
+maths = [i for i in inputs if i.startswith(REAL)]
 if maths:
     mix = {}
     mixfile = os.path.join(os.path.dirname(raw), "raw.mix")
@@ -321,7 +346,7 @@ if maths:
         for line in open(mixfile):
             k, row = line.rstrip("\n").split("\t", 1)
             mix[k] = row
-    print("Real-shaped inputs (compiled OpenCL C math kernels, cloned): instruction mix, shares of all instructions:")
+    print("Real-shaped inputs (math: OpenCL C math kernels compiled by clang-15 + llvm-spirv-15; dpcpp-math: SYCL math kernels compiled by DPC++; corpus: real oneMKL kernels with marker calls added; each cloned): instruction mix, shares of all instructions:")
     print()
     print("| input | instructions | OpExtInst | arithmetic | loads/stores | names+decorations | calls | other |")
     print("|---|---:|---:|---:|---:|---:|---:|---:|")
@@ -329,26 +354,28 @@ if maths:
         if m in mix:
             print("| " + label(m) + " |" + mix[m].split("|", 2)[2])
     print()
-    print("Goals on the real-shaped inputs, each mode (native, emulation, default-values): (1) opt-set / mode time (≥ 20; CPU time in parentheses), mode / walker time (≤ 2), (2) peak RSS / input (≤ 2), (3) linear: ms per MB and µs per call (median time):")
+    print("Goals on the real-shaped inputs, one row per mode: (1) opt-set / mode time (≥ 20 for native, emulation, default-values; CPU time in parentheses) and mode / walker time (≤ 2), mode / cp time; (2) peak RSS / input (≤ 2; split ≤ 3); (3) linear: ms per MB and µs per marker call (median time). native-prop writes the property sets too; the split modes write an image, .prop and .sym per kernel (auto: per source) and the table:")
     print()
-    print("| input | opt-set / mode (≥ 20) | mode / walker (≤ 2) | RSS / input (≤ 2) | ms per MB | µs per call |")
-    print("|---|---:|---:|---:|---:|---:|")
-    modes = ("native", "emulation", "default-values")
+    print("| input | mode | median s | opt-set / mode (≥ 20) | mode / walker (≤ 2) | mode / cp | RSS / input | ms per MB | µs per call |")
+    print("|---|---|---:|---:|---:|---:|---:|---:|---:|")
+    modes = ("native", "native-prop", "emulation", "default-values", "split-per-kernel", "split-auto")
     for m in maths:
         g = lambda tool: med[(m, tool)]
         b = size[m]
-        r1 = [ratio(g("opt-set")[0], g(x)[0]) for x in modes]
-        c1 = [ratio(g("opt-set")[2], g(x)[2]) for x in modes]
-        rw = [ratio(g(x)[0], g("walker")[0]) for x in modes]
-        r3 = [g(x)[1] / b for x in modes]
-        per_mb = [1e3 * g(x)[0] / (b / 1e6) for x in modes]
-        per_call = [1e6 * g(x)[0] / calls[m] if calls.get(m) else float("nan") for x in modes]
-        print(f"| {label(m)} | " + ", ".join(f"{r:.1f}{mark(r >= 20)}" for r in r1) + " (" + ", ".join(f"{c:.1f}" for c in c1) + ") | "
-              + ", ".join(f"{r:.1f}{mark(r <= 2)}" for r in rw) + " | "
-              + ", ".join(f"{r:.2f}{mark(r <= 2)}" for r in r3) + " | "
-              + ", ".join(f"{x:.2f}" for x in per_mb) + " | " + ", ".join(f"{x:.1f}" for x in per_call) + " |")
+        for x in modes:
+            if (m, x) not in med:
+                continue
+            goal = x in ("native", "emulation", "default-values")
+            r1 = ratio(g("opt-set")[0], g(x)[0]); c1 = ratio(g("opt-set")[2], g(x)[2])
+            rw = ratio(g(x)[0], g("walker")[0]); rc = ratio(g(x)[0], g("cp")[0])
+            r3 = g(x)[1] / b; rss_limit = 3 if x.startswith("split") else 2
+            per_mb = 1e3 * g(x)[0] / (b / 1e6)
+            per_call = 1e6 * g(x)[0] / calls[m] if calls.get(m) else float("nan")
+            print(f"| {label(m)} | {x} | {g(x)[0]:.3f} | {r1:.1f}{mark(r1 >= 20) if goal else ''} ({c1:.1f}) | "
+                  f"{rw:.1f}{mark(rw <= 2) if goal else ''} | {rc:.1f} | {r3:.2f}{mark(r3 <= rss_limit)} | "
+                  f"{per_mb:.2f} | {per_call:.1f} |")
     print()
-singles = [i for i in inputs if not i.startswith("link-") and not i.startswith("math-")]
+singles = [i for i in inputs if not i.startswith("link-") and not i.startswith(REAL)]
 if singles:
     print("Goal ratios (in this run; in parentheses: the same by CPU time, or against dd; last column: against the walker, the floor of a tool that holds the module, and the stream floor, that of a streaming tool):")
     print()
@@ -386,7 +413,7 @@ if replacing:
             vs = f"{ratio(m, cpr):.1f}{mark(ratio(m, cpr) <= limit)}" if limit else "–"
             print(f"| {label(s)} | {tool} | {m:.3f} | {c:.3f} | {ratio(m, c):.1f} | {vs} |")
     print()
-splits = [s for s in singles if (s, "split-per-kernel") in med]
+splits = [s for s in singles + maths if (s, "split-per-kernel") in med]
 if splits:
     print("Device-code split: time against lowering unsplit with the property sets (≤ 2, plus writing the images: per-kernel writes three files per kernel), peak RSS / input (≤ 3):")
     print()

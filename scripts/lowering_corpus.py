@@ -181,7 +181,9 @@ def reach(calls, root):
     return seen
 
 
-def make_one(text, data, rng, tag):
+def make_one(text, data, rng, tag, name_prefix=""):
+    """The module's text with marker calls added, and its manifest entry; (None, why) when the
+    module cannot take them. name_prefix starts the spec constants' names (`sc<n><kind>`)."""
     major, minor, bound = header(data)
     lines = text.splitlines()
     if not any(parse(l)[1] == "OpCapability" and parse(l)[2] == "Kernel" for l in lines):
@@ -231,7 +233,8 @@ def make_one(text, data, rng, tag):
     pool = []
     for n in range(rng.randint(3, 8)):
         key = rng.choice([k for k, _, _ in KINDS])
-        sym = f"uid{hashlib.sha256(f'{tag}-{n}'.encode()).hexdigest()[:16]}____ZL{len(key) + 3}sc{n}{key}"
+        local = f"{name_prefix}sc{n}{key}"
+        sym = f"uid{hashlib.sha256(f'{tag}-{n}'.encode()).hexdigest()[:16]}____ZL{len(local)}{local}"
         chars = [m.const(f"OpConstant {t['i8']} {b}") for b in sym.encode() + b"\0"]
         n_len = m.const(f"OpConstant {t['i32']} {len(chars)}")
         arr = m.type(f"OpTypeArray {t['i8']} {n_len}")
