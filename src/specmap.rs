@@ -47,9 +47,9 @@ pub type SpecId = u32;
 pub struct Descriptor {
     /// The SpecId (`0xFFFFFFFF`: padding).
     pub spec_id: SpecId,
-    /// Offset of the value in the constant (emulation: in the buffer).
+    /// Byte offset of the element (or padding) within the constant's value.
     pub offset: u32,
-    /// Size of the value in bytes (padding: of the padding).
+    /// Size of the element (or padding) in bytes.
     pub size: u32,
 }
 
@@ -185,7 +185,7 @@ pub struct SpecConstant {
 /// (the accessors below read them), and a constant's runs come after the previous constant's.
 #[derive(Clone, Debug, Default)]
 pub struct SpecMap {
-    /// How SpecIds and the blob are laid out (`None`: an empty map of no run).
+    /// How SpecIds and the blob are laid out (`None` for a default-constructed map).
     pub(crate) numbering: Option<Numbering>,
     /// The constants, in SpecId order.
     pub constants: Vec<SpecConstant>,

@@ -9,10 +9,10 @@
 //! orders) to tell what lowering would produce.
 //!
 //! Precondition: a module's bytes (read into words, instruction boundaries checked: bytes that
-//! are not a module are an error). Postcondition: nothing is
-//! changed. Only a module that cannot be indexed is an error; a lowering step that fails is
-//! reported in [`Lowering::error`], not as an error (`info` is for looking at modules spec-link
-//! refuses, too).
+//! are not a module are an error). Postcondition: nothing is changed. A module that cannot be
+//! indexed is described, not refused ([`Info::error`]); a lowering step that fails is reported
+//! in [`Lowering::error`], not as an error (`info` is for looking at modules spec-link refuses,
+//! too).
 
 pub mod constants;
 pub(crate) mod kernels;

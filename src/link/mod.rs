@@ -28,8 +28,8 @@
 //! Errors of a kind are gathered and reported together ([`LinkError`]), naming the symbols and
 //! the files.
 //!
-//! Preconditions: every input is a module (`module::Module`) with its index. Postcondition: the returned
-//! words are one module whose ids are below its bound.
+//! Preconditions: every input is a module (`module::Module`) with its index. Postcondition: the
+//! returned words are one module whose ids are below its bound.
 
 mod adapt;
 #[cfg(test)]
