@@ -11,11 +11,10 @@
 //! Runs: `SPEC_LINK_BENCH_RUNS` (default 5) after one warm-up; the table shows median and minimum.
 //! Each stage is timed on its own, fed by the previous stages' results computed outside the timing.
 //! No assertion on times: this shows where the time goes and makes per-stage regressions visible.
+//! The stages are reached through `spec_link::internals` (the `internals` feature, which the
+//! crate's own dev-dependency turns on for benchmarks; not part of the library's API).
 
-use spec_link::markers;
-use spec_link::module::index::Index;
-use spec_link::module::Module;
-use spec_link::specmap;
+use spec_link::internals;
 use spec_link::{Input, Options, SpecConstMode, Validation};
 use std::hint::black_box;
 use std::path::{Path, PathBuf};
@@ -103,42 +102,29 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
     );
     push(
         "load + split (Module::from_bytes)",
-        time(runs, || Module::from_bytes(&bytes).map(|m| m.len())),
+        time(runs, || internals::load(&bytes).map(|m| m.instructions())),
     );
-    let module = Module::from_bytes(&bytes)?;
+    let module = internals::load(&bytes)?;
     push(
         "index (Index::build)",
-        time(runs, || Index::build(&module).map(|x| x.functions.len())),
+        time(runs, || module.index().map(|x| x.functions())),
     );
-    let index = Index::build(&module)?;
+    let index = module.index()?;
     push(
         "find markers (markers::find_markers)",
-        time(runs, || markers::find_markers(&module, &index)),
+        time(runs, || index.find_markers()),
     );
-    let found = markers::find_markers(&module, &index)?;
+    let found = index.find_markers()?;
     push(
         "assign (specmap::build, native)",
         time(runs, || {
-            specmap::build(
-                &module,
-                &index,
-                &found,
-                specmap::Numbering::Native,
-                spec_link::SpecIdOrder::FirstUse,
-            )
+            index.assign_native(&found, spec_link::SpecIdOrder::FirstUse)
         }),
     );
     push(
         "write unedited (Module::write_to a sink)",
         time(runs, || {
-            module
-                .write_to(
-                    &mut std::io::sink(),
-                    index.names_end,
-                    index.annotation_end,
-                    index.globals_end,
-                )
-                .map(|_| 0)
+            index.write_unedited(&mut std::io::sink()).map(|_| 0)
         }),
     );
     // Whole runs (input copied into an `Input`, as the binary does after reading the file).
@@ -185,9 +171,9 @@ fn run(input: &Path, bytes: Vec<u8>, runs: usize) -> spec_link::Result<()> {
          {runs} runs after 1 warm-up",
         input.display(),
         mb,
-        module.len(),
-        index.functions.len(),
-        found.calls.len(),
+        module.instructions(),
+        index.functions(),
+        found.calls(),
         out.spec_map.constants.len()
     );
     if pt.is_none() {

@@ -73,25 +73,24 @@ pub mod sidecar;
 pub mod specialize;
 pub mod split;
 
-// Internal stages the project's own tests, benchmarks and fuzz targets reach into: not part of
-// the library's API (hidden from its documentation, no stability promise).
-#[doc(hidden)]
-pub mod markers;
-#[doc(hidden)]
-pub mod module;
-#[doc(hidden)]
-pub mod specmap;
-#[doc(hidden)]
-pub mod validate;
+/// Not part of the API: the stage benchmark's and the fuzz targets' view of the pipeline's stages
+/// (the `internals` feature, off by default).
+#[cfg(feature = "internals")]
+pub mod internals;
+pub(crate) mod markers;
+pub(crate) mod module;
+pub(crate) mod specmap;
+pub(crate) mod validate;
 
 pub use diagnostic::{Diagnostic, Severity};
 pub use error::{Error, Result};
 pub use io::input::Input;
 pub use io::output::{ModuleOutput, Output};
 pub use lower::emulation::KernelBuffer;
+pub use markers::SymbolicId;
 pub use options::{EmulationLayout, Options, SpecConstMode, SpecIdOrder, Validation};
 pub use pipeline::{process, process_owned};
-pub use specmap::{SpecConstant, SpecMap};
+pub use specmap::{Descriptor, SpecConstant, SpecMap};
 
 /// The README's Rust examples, compiled and run as doctests.
 #[cfg(doctest)]

@@ -45,7 +45,7 @@ pub const KERNEL_HANDLER_INIT_SUFFIX: &str =
 const MAX_WALK: usize = 256;
 
 /// The symbolic ID of a SYCL spec constant: opaque bytes (usually ASCII), used verbatim as the
-/// property name. Held once per distinct ID ([`Markers::symbols`]) and shared, not copied, by the
+/// property name. Held once per distinct ID (`Markers::symbols`) and shared, not copied, by the
 /// spec map.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SymbolicId(pub std::sync::Arc<[u8]>);

@@ -45,8 +45,11 @@ pub type SpecId = u32;
 /// `{SpecId, offset, size}` as the runtime reads it; `spec_id == PADDING_SPEC_ID` for padding.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Descriptor {
+    /// The SpecId (`0xFFFFFFFF`: padding).
     pub spec_id: SpecId,
+    /// Byte offset of the element (or padding) within the constant's value.
     pub offset: u32,
+    /// Size of the element (or padding) in bytes.
     pub size: u32,
 }
 
@@ -150,21 +153,24 @@ impl Numbering {
 /// Everything known about one symbolic ID.
 #[derive(Clone, Debug)]
 pub struct SpecConstant {
+    /// The symbolic ID (the property name in the `.prop` sets).
     pub symbolic_id: SymbolicId,
     /// The value type id.
     pub ty: u32,
     /// Readable spelling of the type.
     pub type_name: std::sync::Arc<str>,
+    /// Size of the value in bytes.
     pub size: u64,
+    /// Alignment of the value in bytes.
     pub align: u64,
     /// The root of its flattened shape (a composite's children are [`SpecMap::children`]).
-    pub tree: SpecNode,
+    pub(crate) tree: SpecNode,
     /// Every SpecId it uses (leaves and padding), in order: [`SpecMap::spec_ids`].
-    pub spec_ids: Span,
+    pub(crate) spec_ids: Span,
     /// [`SpecMap::descriptors`].
-    pub descriptors: Span,
+    pub(crate) descriptors: Span,
     /// The whole default value (`size` bytes): [`SpecMap::default_bytes`].
-    pub default_bytes: Span,
+    pub(crate) default_bytes: Span,
     /// Where the value starts in the runtime's blob (emulation: in the spec-constant buffer).
     pub blob_offset: u64,
     /// Result id of the first call (for messages).
@@ -175,11 +181,13 @@ pub struct SpecConstant {
 
 /// All spec constants of a module, in SpecId (first-seen) order.
 ///
-/// Invariant: every [`Span`] of its constants and tree nodes lies inside the array it indexes
+/// Invariant: every `Span` of its constants and tree nodes lies inside the array it indexes
 /// (the accessors below read them), and a constant's runs come after the previous constant's.
 #[derive(Clone, Debug, Default)]
 pub struct SpecMap {
-    pub numbering: Option<Numbering>,
+    /// How SpecIds and the blob are laid out (`None` for a default-constructed map).
+    pub(crate) numbering: Option<Numbering>,
+    /// The constants, in SpecId order.
     pub constants: Vec<SpecConstant>,
     /// Index into `constants` of each symbol of the [`Markers`] it was built from
     /// ([`SpecMap::constant_index`]; `u32::MAX`: none).
@@ -194,7 +202,7 @@ pub struct SpecMap {
 
 impl SpecMap {
     /// A map without constants, numbered as `numbering` says.
-    pub fn new(numbering: Numbering) -> SpecMap {
+    pub(crate) fn new(numbering: Numbering) -> SpecMap {
         SpecMap {
             numbering: Some(numbering),
             ..SpecMap::default()
@@ -203,7 +211,7 @@ impl SpecMap {
 
     /// Index into `constants` of the constant of a marker call's `symbol` (`None`: the symbol is
     /// not one of the markers the map was built from).
-    pub fn constant_index(&self, symbol: u32) -> Option<usize> {
+    pub(crate) fn constant_index(&self, symbol: u32) -> Option<usize> {
         match self.of_symbol.get(symbol as usize) {
             Some(&k) if k != u32::MAX => Some(k as usize),
             _ => None,
@@ -233,7 +241,7 @@ impl SpecMap {
     }
 
     /// The children of a composite node (none for a leaf or padding).
-    pub fn children(&self, node: &SpecNode) -> &[SpecNode] {
+    pub(crate) fn children(&self, node: &SpecNode) -> &[SpecNode] {
         match node {
             SpecNode::Composite { children, .. } => children.get(&self.nodes),
             _ => &[],

@@ -199,7 +199,7 @@ fn a_constant_pinned_in_both_halves_is_kept() {
         for (size, input) in [("small", &small), ("big", &big)] {
             let out = process(&[Input::from_bytes("pinned.spv", input.clone())], &opts).unwrap();
             let output = out.module.to_bytes().unwrap();
-            let dangling = spec_link::module::inst::dangling_uses(&words(input), &words(&output));
+            let dangling = common::dangling_uses(input, &output);
             assert!(
                 dangling.is_empty(),
                 "{size}, {mode:?}: dangling {dangling:?}"

@@ -183,87 +183,10 @@ fn ids_used_before_definition_are_handled() {
     assert_eq!(out.spec_map.constants.len(), 2);
 }
 
-/// Every input the fuzzers found a crash or a bad output with (testdata/fuzz-regressions/, written
-/// by scripts/fuzz.sh) runs in every mode without a panic: an output or a clear error. An output
-/// is read back without an error, and one of a single input uses no id whose definition cleanup
-/// removed. Files named `<name>.1.spv` / `<name>.2.spv` are linked together.
-#[test]
-fn fuzz_regressions_do_not_panic_nor_leave_dangling_uses() {
-    use spec_link::{EmulationLayout, SpecConstMode};
-    let dir = common::repo().join("testdata/fuzz-regressions");
-    let mut files: Vec<_> = std::fs::read_dir(&dir)
-        .unwrap()
-        .map(|e| e.unwrap().path())
-        .collect();
-    files.sort();
-    let mut groups: Vec<Vec<std::path::PathBuf>> = Vec::new();
-    for f in files
-        .into_iter()
-        .filter(|f| f.extension().is_some_and(|e| e == "spv"))
-    {
-        let stem = f.file_name().unwrap().to_string_lossy().into_owned();
-        if stem.ends_with(".2.spv") {
-            continue;
-        }
-        if let Some(base) = stem.strip_suffix(".1.spv") {
-            groups.push(vec![f.clone(), dir.join(format!("{base}.2.spv"))]);
-        } else {
-            groups.push(vec![f]);
-        }
-    }
-    assert!(
-        !groups.is_empty(),
-        "no regression inputs in {}",
-        dir.display()
-    );
-    for group in &groups {
-        let inputs: Vec<Input> = group
-            .iter()
-            .map(|p| Input::from_bytes(p.display().to_string(), std::fs::read(p).unwrap()))
-            .collect();
-        for (mode, layout) in [
-            (SpecConstMode::Native, EmulationLayout::Aligned),
-            (SpecConstMode::Emulation, EmulationLayout::Aligned),
-            (SpecConstMode::Emulation, EmulationLayout::Packed),
-            (SpecConstMode::DefaultValues, EmulationLayout::Aligned),
-        ] {
-            let opts = Options {
-                mode,
-                emulation_layout: layout,
-                validation: Validation::Never,
-                ..Options::default()
-            };
-            // Ok or a clean Err; a panic fails the test.
-            let Ok(out) = process(&inputs, &opts) else {
-                continue;
-            };
-            // spec-link reads its own output (its id checks see the ids every pass sees).
-            let output = out.module.to_bytes().unwrap();
-            let again = process(&[Input::from_bytes("output.spv", output)], &opts);
-            assert!(
-                again.is_ok(),
-                "{} ({mode:?}, {layout:?}): the output is refused: {}",
-                group[0].display(),
-                again.err().map(|e| e.to_string()).unwrap_or_default()
-            );
-            let input = std::fs::read(&group[0]).unwrap();
-            if group.len() > 1 || !input.starts_with(&0x0723_0203u32.to_le_bytes()) {
-                continue; // linked (ids renumbered) or big-endian
-            }
-            assert_no_dangling(
-                &input,
-                &out,
-                &format!("{} ({mode:?}, {layout:?})", group[0].display()),
-            );
-        }
-    }
-}
-
 /// The output of `input` uses no id whose definition spec-link removed.
 fn assert_no_dangling(input: &[u8], out: &spec_link::Output, what: &str) {
     let output = out.module.to_bytes().unwrap();
-    let dangling =
-        spec_link::module::inst::dangling_uses(&common::words(input), &common::words(&output));
+    let dangling = common::dangling_uses(input, &output);
     assert!(
         dangling.is_empty(),
         "{what}: the output uses ids whose definitions were removed: {dangling:?}"

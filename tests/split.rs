@@ -100,7 +100,7 @@ fn golden_split_cases() {
             let (golden_name, text) = if let Some(stem) = file.strip_suffix(".spv") {
                 let bytes = std::fs::read(&path).unwrap();
                 let version = (bytes[6], bytes[5]);
-                let env = spec_link::validate::default_target_env(version, true);
+                let env = common::kernel_target_env(version);
                 common::spirv_val(&bytes, &env, &format!("{name}/{file}"));
                 (format!("{stem}.spvasm"), common::disassemble(&bytes))
             } else {

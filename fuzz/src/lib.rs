@@ -106,7 +106,7 @@ pub fn check_report(inputs: &[Input], options: &Options) -> String {
                 let words = |b: &[u8]| -> Vec<u32> {
                     b.chunks_exact(4).map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]])).collect()
                 };
-                let dangling = spec_link::module::inst::dangling_uses(&words(&input), &words(&module));
+                let dangling = spec_link::internals::dangling_uses(&words(&input), &words(&module));
                 assert!(dangling.is_empty(), "the output uses ids whose definitions were removed: {dangling:?}");
             }
         }

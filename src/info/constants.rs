@@ -4,7 +4,7 @@
 //! ([`SymbolNames`]), each symbolic name's constant: the composite whose leaves carry exactly the
 //! name's SpecIds (or the one scalar), its default bytes assembled from the leaves.
 //!
-//! Precondition: an [`Index`] of the module. Nothing is changed. An instruction that cannot be
+//! Precondition: an index of the module (`module::index::Index`). Nothing is changed. An instruction that cannot be
 //! read as a constant (too few operands, a type it does not know) becomes a node without a
 //! value, never an error: `info` describes any module spec-link would process.
 

@@ -1,17 +1,18 @@
 //! `spec-link info`: what is in a module, without changing or writing anything (format
 //! `spec-link-info/1`, documented in docs/info.md).
 //!
-//! Algorithm: index the module ([`Index::build`]); read its header, memory model, capabilities,
+//! Algorithm: index the module (`Index::build`); read its header, memory model, capabilities,
 //! extensions, imports and linkage; list every spec constant of the global section as a tree
 //! ([`constants`]); with names ([`names::SymbolNames`]), find each name's constant; list the
 //! kernels and what each reaches (`kernels`); and, when the module has marker calls, run the
-//! first two steps of lowering ([`markers::find_markers`], [`specmap::build`] in both SpecId
+//! first two steps of lowering (`markers::find_markers`, `specmap::build` in both SpecId
 //! orders) to tell what lowering would produce.
 //!
-//! Precondition: a [`Module`] (instruction boundaries checked). Postcondition: nothing is
-//! changed. Only a module that cannot be indexed is an error; a lowering step that fails is
-//! reported in [`Lowering::error`], not as an error (`info` is for looking at modules spec-link
-//! refuses, too).
+//! Precondition: a module's bytes (read into words, instruction boundaries checked: bytes that
+//! are not a module are an error). Postcondition: nothing is changed. A module that cannot be
+//! indexed is described, not refused ([`Info::error`]); a lowering step that fails is reported
+//! in [`Lowering::error`], not as an error (`info` is for looking at modules spec-link refuses,
+//! too).
 
 pub mod constants;
 pub(crate) mod kernels;
@@ -210,8 +211,15 @@ pub struct Info {
     pub error: Option<String>,
 }
 
-/// Analyses one module (see the module docs).
-pub fn analyse(file: &str, module: &Module, names: Option<&SymbolNames>) -> Result<Info> {
+/// Analyses one module given as its bytes, either byte order (see the module docs). Errors: bytes
+/// that are not a SPIR-V module (no header, an instruction running past the end); a module that
+/// cannot be indexed is described, not refused ([`Info::error`]).
+pub fn analyse(file: &str, bytes: &[u8], names: Option<&SymbolNames>) -> Result<Info> {
+    analyse_module(file, &Module::from_bytes(bytes)?, names)
+}
+
+/// [`analyse`] of a module already read.
+fn analyse_module(file: &str, module: &Module, names: Option<&SymbolNames>) -> Result<Info> {
     let index = match Index::build(module) {
         Ok(index) => index,
         Err(e) => {

@@ -71,7 +71,7 @@ impl Input {
 
     /// Like [`Input::read`], but a module whose prefix names no marker is not read further:
     /// if [`process`](crate::process) passes it through, its rest is copied from the reader to the output by
-    /// [`ModuleOutput::write_to`](crate::ModuleOutput::write_to) without being held in memory (see [`module::stream`]).
+    /// [`ModuleOutput::write_to`](crate::ModuleOutput::write_to) without being held in memory.
     pub fn read_lazily(
         name: impl Into<String>,
         reader: Box<dyn std::io::Read + Send>,
@@ -81,7 +81,7 @@ impl Input {
     }
 
     /// Opens a module file: mapped rather than read when the file is a little-endian module on a
-    /// little-endian host ([`Module::map_file`]; without `lazily`, only from 256 KiB up: a small
+    /// little-endian host (without `lazily`, only from 256 KiB up: a small
     /// file is cheaper to read), read otherwise; with `lazily`, only its prefix is looked at (in
     /// the mapping, or read as [`Input::read_lazily`] does): a module without markers is then
     /// neither split nor indexed, and [`ModuleOutput::write_to_file`](crate::ModuleOutput::write_to_file) has the kernel copy it.

@@ -36,7 +36,7 @@ pub(crate) enum OutputRepr {
 impl ModuleOutput {
     /// Writes the module (in the input's byte order). Write errors are [`Error::Write`]. A module
     /// passed through from an input read lazily is copied here, once, and checked as it passes:
-    /// its errors are the input's (see [`module::stream`]).
+    /// its errors are the input's.
     pub fn write_to<W: std::io::Write>(&self, out: &mut W) -> Result<()> {
         match &self.0 {
             OutputRepr::Edited(m, (n, a, g)) => m.write_to(out, *n, *a, *g).map_err(Error::Write),
@@ -57,7 +57,7 @@ impl ModuleOutput {
 
     /// Like [`ModuleOutput::write_to`], to a new empty file (through its buffer): a module passed
     /// through from an input file is copied by the kernel while its boundaries are checked on a
-    /// second thread (see [`module::stream::Prefix::copy_file_to`]). On an error, what was
+    /// second thread. On an error, what was
     /// written is to be discarded.
     pub fn write_to_file(&self, out: &mut std::io::BufWriter<std::fs::File>) -> Result<()> {
         if let OutputRepr::Streamed(cell) = &self.0 {
@@ -113,7 +113,7 @@ pub struct Output {
     /// Whether spirv-val ran on the output (and with which environment).
     pub validated_with: Option<String>,
     /// Whether the input's pages were given back behind the passes (a mapped input dense with
-    /// marker calls; see [`module::Module::release_input`]). It changes no output byte.
+    /// marker calls). It changes no output byte.
     pub input_released: bool,
     /// Notes and warnings, in the order they arose (the command line prints the warnings, then
     /// the notes, unless `--quiet`).

@@ -21,17 +21,19 @@
 //! 8. `interfaces`: at SPIR-V 1.4 and later, extend entry-point interfaces to list every global
 //!    variable the entry point's call tree uses (it may now reach into other inputs);
 //! 9. `assemble`: write the sections in SPIR-V's logical order, function declarations before
-//!    definitions ([`crate::module::assemble`]).
+//!    definitions (`module::assemble`).
 //!
 //! The phases share a `state::State`: the arena and the tables (id replacements, dropped slots,
 //! removed symbols). All id replacements are collected in one map and applied once (phase 7).
 //! Errors of a kind are gathered and reported together ([`LinkError`]), naming the symbols and
 //! the files.
 //!
-//! Preconditions: every input is a [`Module`] with its [`Index`]. Postcondition: the returned
-//! words are one module whose ids are below its bound.
+//! Preconditions: every input is a module (`module::Module`) with its index. Postcondition: the
+//! returned words are one module whose ids are below its bound.
 
 mod adapt;
+#[cfg(test)]
+mod against_spirv_link;
 mod assemble;
 mod copies;
 mod dedup;
@@ -91,17 +93,19 @@ pub struct LinkReport {
 }
 
 /// One input to link.
-pub struct LinkInput<'a> {
+pub(crate) struct LinkInput<'a> {
     /// The input's name (for messages).
-    pub name: &'a str,
+    pub(crate) name: &'a str,
     /// The input module.
-    pub module: &'a Module,
+    pub(crate) module: &'a Module,
     /// Its index.
-    pub index: &'a Index,
+    pub(crate) index: &'a Index,
 }
 
-/// Links the inputs (see the module docs); returns the module's words.
-pub fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
+/// Links the inputs (see the module docs); returns the module's words. (The pipeline adds its
+/// inputs to a [`Linker`] one at a time instead, dropping each once it is copied.)
+#[cfg(test)]
+pub(crate) fn link(inputs: &[LinkInput], options: &LinkOptions) -> Result<(Vec<u32>, LinkReport)> {
     let mut linker = Linker::default();
     for input in inputs {
         linker.add(input)?;

@@ -95,9 +95,6 @@ impl Header {
 /// The instructions to assemble, addressed by slot number `0..len()`.
 pub trait Slots {
     fn len(&self) -> usize;
-    fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
     /// The words of slot `n` (empty for a slot that holds nothing).
     fn words(&self, n: usize) -> &[u32];
     fn section(&self, n: usize) -> Section;
@@ -176,6 +173,14 @@ impl Slots for ModuleSlots<'_> {
 /// logical layout, with `module`'s header (version, generator, bound). To keep a function, keep
 /// every instruction from its `OpFunction` to its `OpFunctionEnd`. Removed instructions are
 /// never written.
+#[cfg_attr(
+    not(test),
+    expect(
+        dead_code,
+        reason = "the entry point for reassembling part of one module; the pipeline reassembles \
+                  only linked modules (through `assemble`)"
+    )
+)]
 pub fn assemble_module(module: &Module, keep: impl Fn(usize) -> bool) -> Vec<u32> {
     let header = Header {
         version: module.version(),

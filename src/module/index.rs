@@ -23,8 +23,6 @@ use std::collections::BTreeSet;
 pub struct Function {
     /// Result id of the `OpFunction`.
     pub id: u32,
-    /// Return type id.
-    pub return_type: u32,
     /// `OpTypeFunction` id.
     pub fn_type: u32,
     /// Index of the `OpFunction` instruction.
@@ -89,11 +87,6 @@ impl Defs {
             Some(_) => false,
             None => self.sparse.insert(id, i as u32).is_none(),
         }
-    }
-
-    /// Whether the table is indexed by id (the bound is sane).
-    pub fn is_dense(&self) -> bool {
-        !self.dense.is_empty()
     }
 
     /// The instruction defining `id`.
@@ -375,7 +368,6 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                 }
                 current = Some(Function {
                     id: w[2],
-                    return_type: w[1],
                     fn_type: w[4],
                     start: i,
                     end: i,

@@ -347,10 +347,6 @@ impl Module {
         self.insts.len()
     }
 
-    pub fn is_empty(&self) -> bool {
-        self.insts.is_empty()
-    }
-
     /// The original words of instruction `i` (ignoring edits).
     #[inline]
     pub fn original(&self, i: usize) -> &[u32] {

@@ -190,6 +190,17 @@ pub fn disassemble(bytes: &[u8]) -> String {
     String::from_utf8(out.stdout).expect("utf-8 disassembly")
 }
 
+/// The `--target-env` for spirv-val on a kernel module of SPIR-V `version` (major, minor), as
+/// spec-link's own validation picks it: `opencl2.2` up to SPIR-V 1.2, else the universal
+/// environment of the version.
+pub fn kernel_target_env(version: (u8, u8)) -> String {
+    if version <= (1, 2) {
+        "opencl2.2".into()
+    } else {
+        format!("spv{}.{}", version.0, version.1.min(6))
+    }
+}
+
 /// Validates with spirv-val; panics with its message on failure.
 pub fn spirv_val(bytes: &[u8], env: &str, what: &str) {
     let out = tool("spirv-val", &["--target-env", env, "-"], Some(bytes));
@@ -391,4 +402,61 @@ pub fn devicelib_module(name: &str) -> PathBuf {
     let p = devicelib().join(format!("libsycl-{name}.spv"));
     assert!(p.is_file(), "{} is missing", p.display());
     p
+}
+
+/// Ids that `output` uses and `input` defines but `output` does not: a definition spec-link
+/// removed while still in use. Both are whole modules (little-endian bytes), decoded with
+/// rspirv's grammar (independently of spec-link's own operand tables); a use is an id operand
+/// or a result type. The operands of `OpExtInst` are not looked at (their kinds depend on the
+/// instruction set). A module rspirv cannot decode fails the test, naming what it could not read.
+pub fn dangling_uses(input: &[u8], output: &[u8]) -> Vec<u32> {
+    use rspirv::binary::{parse_words, Consumer, ParseAction};
+    use rspirv::dr::{Instruction, ModuleHeader, Operand};
+
+    #[derive(Default)]
+    struct Ids {
+        defined: std::collections::HashSet<u32>,
+        used: Vec<u32>,
+    }
+    impl Consumer for Ids {
+        fn initialize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn finalize(&mut self) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn consume_header(&mut self, _: ModuleHeader) -> ParseAction {
+            ParseAction::Continue
+        }
+        fn consume_instruction(&mut self, inst: Instruction) -> ParseAction {
+            self.defined.extend(inst.result_id);
+            if inst.class.opcode != spirv::Op::ExtInst {
+                self.used.extend(inst.result_type);
+                self.used
+                    .extend(inst.operands.iter().filter_map(|o| match o {
+                        Operand::IdRef(id)
+                        | Operand::IdScope(id)
+                        | Operand::IdMemorySemantics(id) => Some(*id),
+                        _ => None,
+                    }));
+            }
+            ParseAction::Continue
+        }
+    }
+    let ids = |what: &str, bytes: &[u8]| -> Ids {
+        let mut ids = Ids::default();
+        if let Err(e) = parse_words(words(bytes), &mut ids) {
+            panic!("rspirv cannot decode the {what} module: {e}");
+        }
+        ids
+    };
+    let (before, after) = (ids("input", input), ids("output", output));
+    let mut dangling: Vec<u32> = after
+        .used
+        .into_iter()
+        .filter(|id| before.defined.contains(id) && !after.defined.contains(id))
+        .collect();
+    dangling.sort_unstable();
+    dangling.dedup();
+    dangling
 }

@@ -8,7 +8,6 @@ use clap::Parser;
 use spec_link::info::constants::ConstNode;
 use spec_link::info::names::SymbolNames;
 use spec_link::info::{self, Info};
-use spec_link::module::Module;
 use spec_link::Error;
 use std::fmt::Write as _;
 use std::io::{Read, Write};
@@ -49,8 +48,8 @@ pub(crate) struct InfoCli {
     pub(crate) json: bool,
 }
 
-/// Reads a module from a file or standard input.
-pub(crate) fn read_module(name: &str) -> Result<Module, Error> {
+/// Reads a module's bytes from a file or standard input.
+pub(crate) fn read_module(name: &str) -> Result<Vec<u8>, Error> {
     let io = |e| Error::Io {
         path: name.to_string(),
         source: e,
@@ -62,10 +61,7 @@ pub(crate) fn read_module(name: &str) -> Result<Module, Error> {
     } else {
         std::fs::read(name).map_err(io)?
     };
-    Module::from_bytes(&bytes).map_err(|e| Error::InFile {
-        file: name.to_string(),
-        source: Box::new(e),
-    })
+    Ok(bytes)
 }
 
 /// Reads names from a `.prop` file or a JSON sidecar (told apart by their first character).

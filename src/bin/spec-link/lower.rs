@@ -112,7 +112,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             out.spec_map
                 .constants
                 .iter()
-                .map(|c| c.spec_ids.len as usize)
+                .map(|c| out.spec_map.spec_ids(c).len())
                 .sum::<usize>()
         );
         if out.input_released && cli.verbose > 1 {
