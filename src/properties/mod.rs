@@ -11,7 +11,7 @@
 //! lowering changes nothing a property is computed from), its entry points, the spec-constant
 //! map lowering produced, and the properties carried from `--input-prop` (`Carried`) for what
 //! the SPIR-V does not hold, and the function attributes and metadata of `NonSemantic.AuxData`
-//! ([`auxdata`]) for what neither holds. Order: the SPIR-V, then `--input-prop`, then AuxData
+//! (`auxdata.rs`) for what neither holds. Order: the SPIR-V, then `--input-prop`, then AuxData
 //! (docs/split.md, "Properties from NonSemantic.AuxData").
 
 pub(crate) mod auxdata;
