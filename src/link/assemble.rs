@@ -58,6 +58,6 @@ pub(super) fn assemble_output(state: State) -> (Vec<u32>, LinkReport) {
         insts: &insts,
         sections: &sections,
     };
-    let words = assemble(&header, &arena, |n| !drop.contains(&n));
+    let words = assemble(&header, &arena, |n| !drop.contains(n));
     (words, report)
 }
