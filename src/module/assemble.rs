@@ -12,10 +12,11 @@
 //! followed by the kept slots, grouped by section in [`Section`]'s order, in their own order
 //! within a group; nothing else is changed (no id is renumbered, the bound is the caller's).
 //!
-//! Used by the linker (its arena of every input's instructions) and by anything that keeps part
-//! of a module ([`assemble_module`]).
+//! Used by the linker (its arena of every input's instructions), by split's extractor (the
+//! instructions of one image, some of them adapted to it) and by anything that keeps part of a
+//! module ([`assemble_module`]).
 
-use super::{Module, MAGIC};
+use super::{Module, HEADER_WORDS, MAGIC};
 use spirv::Op;
 
 /// Sections of the logical layout, in order.
@@ -72,23 +73,32 @@ impl Section {
 /// The header words of the assembled module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// SPIR-V version (major, minor).
-    pub version: (u8, u8),
-    pub generator: u32,
-    /// The id bound (every id of the kept slots is below it).
-    pub bound: u32,
+    words: [u32; HEADER_WORDS],
 }
 
 impl Header {
-    fn words(&self) -> [u32; 5] {
-        let (major, minor) = self.version;
-        [
-            MAGIC,
-            (major as u32) << 16 | (minor as u32) << 8,
-            self.generator,
-            self.bound,
-            0,
-        ]
+    /// `MAGIC`, SPIR-V version (major, minor), the generator, the id bound (every id of the
+    /// kept slots is below it), schema 0.
+    pub fn new(version: (u8, u8), generator: u32, bound: u32) -> Self {
+        let (major, minor) = version;
+        Header {
+            words: [
+                MAGIC,
+                (major as u32) << 16 | (minor as u32) << 8,
+                generator,
+                bound,
+                0,
+            ],
+        }
+    }
+
+    /// `module`'s header as its input held it (the version word as it was, the input's bound).
+    pub fn original(module: &Module) -> Self {
+        let mut header = Header::new(module.version(), module.generator(), module.bound());
+        if let Some(words) = module.original_words().get(..HEADER_WORDS) {
+            header.words.copy_from_slice(words);
+        }
+        header
     }
 }
 
@@ -106,24 +116,41 @@ pub trait Slots {
 /// The module's words: `header`, then the slots `keep` accepts in the logical layout (see the
 /// module docs).
 pub fn assemble(header: &Header, slots: &impl Slots, keep: impl Fn(usize) -> bool) -> Vec<u32> {
+    assemble_placing(header, slots, keep, |_, _| {})
+}
+
+/// [`assemble`], calling `placed(n, rank)` once each kept slot `n` is copied, in slot order:
+/// `rank` is its place among the kept slots of the output (0: the first after the header).
+pub fn assemble_placing(
+    header: &Header,
+    slots: &impl Slots,
+    keep: impl Fn(usize) -> bool,
+    mut placed: impl FnMut(usize, usize),
+) -> Vec<u32> {
     let is_decl = function_is_declaration(slots);
     let group = |n: usize| -> usize {
         let s = slots.section(n);
         s as usize * 2 + usize::from(s == Section::Function && !is_decl[n])
     };
     const GROUPS: usize = (Section::Function as usize + 1) * 2;
+    // Per group: words and slots.
     let mut size = [0usize; GROUPS];
+    let mut count = [0usize; GROUPS];
     for n in 0..slots.len() {
         if keep(n) {
-            size[group(n)] += slots.words(n).len();
+            let g = group(n);
+            size[g] += slots.words(n).len();
+            count[g] += 1;
         }
     }
-    let header = header.words();
+    let header = header.words;
     let mut cursor = [0usize; GROUPS];
-    let mut at = header.len();
-    for (c, &len) in cursor.iter_mut().zip(&size) {
-        *c = at;
-        at += len;
+    let mut rank = [0usize; GROUPS];
+    let (mut at, mut kept) = (header.len(), 0);
+    for g in 0..GROUPS {
+        (cursor[g], rank[g]) = (at, kept);
+        at += size[g];
+        kept += count[g];
     }
     let mut out = vec![0u32; at];
     out[..header.len()].copy_from_slice(&header);
@@ -132,9 +159,12 @@ pub fn assemble(header: &Header, slots: &impl Slots, keep: impl Fn(usize) -> boo
             continue;
         }
         let w = slots.words(n);
-        let c = &mut cursor[group(n)];
+        let g = group(n);
+        let c = &mut cursor[g];
         out[*c..*c + w.len()].copy_from_slice(w);
         *c += w.len();
+        placed(n, rank[g]);
+        rank[g] += 1;
     }
     out
 }
@@ -177,11 +207,7 @@ impl Slots for ModuleSlots<'_> {
 /// every instruction from its `OpFunction` to its `OpFunctionEnd`. Removed instructions are
 /// never written.
 pub fn assemble_module(module: &Module, keep: impl Fn(usize) -> bool) -> Vec<u32> {
-    let header = Header {
-        version: module.version(),
-        generator: module.generator(),
-        bound: module.bound(),
-    };
+    let header = Header::new(module.version(), module.generator(), module.bound());
     let slots = ModuleSlots::new(module);
     assemble(&header, &slots, |n| keep(n) && !module.is_removed(n))
 }
@@ -295,6 +321,49 @@ mod tests {
         let out = assemble_module(&m, |i| !(8..=11).contains(&i));
         assert_eq!(out, module_of(&[0, 1, 2, 3, 7, 4, 5, 12, 13]));
         validate(&out)?;
+        Ok(())
+    }
+
+    #[test]
+    fn placing_tells_each_kept_slot_its_rank_in_the_output() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let m = Module::from_words(module_of(&all), false)?;
+        let slots = ModuleSlots::new(&m);
+        let header = Header::new(m.version(), m.generator(), m.bound());
+        let mut order = vec![usize::MAX; 13];
+        let mut calls = Vec::new();
+        let out = assemble_placing(
+            &header,
+            &slots,
+            |n| n != 6,
+            |n, rank| {
+                calls.push(n);
+                order[rank] = n;
+            },
+        );
+        // Called in slot order, once per kept slot; the ranks give the output's order.
+        assert_eq!(calls, [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13]);
+        assert_eq!(order, [0, 1, 2, 3, 7, 4, 5, 12, 13, 8, 9, 10, 11]);
+        assert_eq!(out, module_of(&order));
+        Ok(())
+    }
+
+    #[test]
+    fn the_original_header_is_the_input_s_words() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let mut words = module_of(&all);
+        // A version word with its reserved bytes set, and a generator.
+        words[1] = 0x0001_0405;
+        words[2] = 0x000e_0001;
+        let m = Module::from_words(words.clone(), false)?;
+        let out = assemble(&Header::original(&m), &ModuleSlots::new(&m), |_| true);
+        assert_eq!(out[..HEADER_WORDS], words[..HEADER_WORDS]);
+        let rebuilt = assemble(
+            &Header::new(m.version(), m.generator(), m.bound()),
+            &ModuleSlots::new(&m),
+            |_| true,
+        );
+        assert_eq!(rebuilt[1], 0x0001_0400);
         Ok(())
     }
 }
