@@ -4,7 +4,7 @@
 //! together) belongs to a [`Section`]; functions are split into declarations (no `OpLabel`) and
 //! definitions, declarations first (SPIR-V's layout requires it). The words of each group are
 //! counted, then every kept slot is copied to its place in one pass: no list of the order is
-//! built, so peak memory is the slots plus the output.
+//! built, so peak memory is the slots, one byte a slot (its group) and the output.
 //!
 //! Preconditions: every slot's words are complete instructions; a function's slots are
 //! contiguous and in order (`OpFunction` … `OpFunctionEnd`), and are all kept or all dropped.
@@ -111,6 +111,15 @@ pub trait Slots {
     /// The words of slot `n` (empty for a slot that holds nothing).
     fn words(&self, n: usize) -> &[u32];
     fn section(&self, n: usize) -> Section;
+    /// `words(n).len()`, for a slot list that knows it without reading the words.
+    fn word_count(&self, n: usize) -> usize {
+        self.words(n).len()
+    }
+    /// The opcode of slot `n`'s first instruction (`None`: it holds nothing), for a slot list
+    /// that knows it without reading the words.
+    fn opcode(&self, n: usize) -> Option<u32> {
+        self.words(n).first().map(|w| w & 0xffff)
+    }
 }
 
 /// The module's words: `header`, then the slots `keep` accepts in the logical layout (see the
@@ -127,19 +136,14 @@ pub fn assemble_placing(
     keep: impl Fn(usize) -> bool,
     mut placed: impl FnMut(usize, usize),
 ) -> Vec<u32> {
-    let is_decl = function_is_declaration(slots);
-    let group = |n: usize| -> usize {
-        let s = slots.section(n);
-        s as usize * 2 + usize::from(s == Section::Function && !is_decl[n])
-    };
-    const GROUPS: usize = (Section::Function as usize + 1) * 2;
+    let group = slot_groups(slots);
     // Per group: words and slots.
     let mut size = [0usize; GROUPS];
     let mut count = [0usize; GROUPS];
-    for n in 0..slots.len() {
+    for (n, &g) in group.iter().enumerate() {
         if keep(n) {
-            let g = group(n);
-            size[g] += slots.words(n).len();
+            let g = g as usize;
+            size[g] += slots.word_count(n);
             count[g] += 1;
         }
     }
@@ -154,12 +158,12 @@ pub fn assemble_placing(
     }
     let mut out = vec![0u32; at];
     out[..header.len()].copy_from_slice(&header);
-    for n in 0..slots.len() {
+    for (n, &g) in group.iter().enumerate() {
         if !keep(n) {
             continue;
         }
         let w = slots.words(n);
-        let g = group(n);
+        let g = g as usize;
         let c = &mut cursor[g];
         out[*c..*c + w.len()].copy_from_slice(w);
         *c += w.len();
@@ -212,16 +216,27 @@ pub fn assemble_module(module: &Module, keep: impl Fn(usize) -> bool) -> Vec<u32
     assemble(&header, &slots, |n| keep(n) && !module.is_removed(n))
 }
 
-/// Marks the slots of functions that have no body.
-fn function_is_declaration(slots: &impl Slots) -> Vec<bool> {
-    let mut out = vec![false; slots.len()];
+/// Groups of the output, in order: one per section, the functions' split in two (those without
+/// a body first).
+const GROUPS: usize = (Section::Function as usize + 1) * 2;
+/// The group of a slot of a function definition; the one before it holds declarations.
+const DEFINITION: u8 = Section::Function as u8 * 2 + 1;
+
+/// The group of each slot: its section's number × 2, plus 1 for a slot of the function section
+/// that is not part of a function without a body (`OpFunction` … `OpFunctionEnd` with no
+/// `OpLabel`).
+fn slot_groups(slots: &impl Slots) -> Vec<u8> {
+    let mut out = Vec::with_capacity(slots.len());
     let mut start = None;
     let mut has_body = false;
     for n in 0..slots.len() {
-        if slots.section(n) != Section::Function {
+        let section = slots.section(n);
+        if section != Section::Function {
+            out.push(section as u8 * 2);
             continue;
         }
-        let Some(op) = slots.words(n).first().map(|w| w & 0xffff) else {
+        out.push(DEFINITION);
+        let Some(op) = slots.opcode(n) else {
             continue;
         };
         if op == Op::Function as u32 {
@@ -232,8 +247,8 @@ fn function_is_declaration(slots: &impl Slots) -> Vec<bool> {
         } else if op == Op::FunctionEnd as u32 {
             if let Some(s) = start.take() {
                 if !has_body {
-                    for flag in &mut out[s..=n] {
-                        *flag = true;
+                    for g in out[s..=n].iter_mut().filter(|g| **g == DEFINITION) {
+                        *g = DEFINITION - 1;
                     }
                 }
             }

@@ -77,6 +77,18 @@ impl BitSet {
         }
     }
 
+    /// Adds `i` if it is below the capacity (the set does not grow): whether it was new, or
+    /// `None` when `i` is at or above the capacity (for a caller that keeps such indices
+    /// elsewhere).
+    #[inline]
+    pub fn try_insert(&mut self, i: usize) -> Option<bool> {
+        let (w, mask) = place(i);
+        let word = self.words.get_mut(w)?;
+        let new = *word & mask == 0;
+        *word |= mask;
+        Some(new)
+    }
+
     /// Takes `i` out; false if it was not there.
     #[inline]
     pub fn remove(&mut self, i: usize) -> bool {
@@ -172,6 +184,16 @@ mod tests {
         assert_eq!(s.capacity(), 320);
         assert!(s.contains(5) && s.contains(300));
         assert_eq!(s.iter().collect::<Vec<_>>(), [5, 300]);
+    }
+
+    #[test]
+    fn try_insert_stays_within_the_capacity() {
+        let mut s = BitSet::new(64);
+        assert_eq!(s.try_insert(63), Some(true));
+        assert_eq!(s.try_insert(63), Some(false));
+        assert_eq!(s.try_insert(64), None);
+        assert_eq!(s.capacity(), 64);
+        assert_eq!(s.iter().collect::<Vec<_>>(), [63]);
     }
 
     #[test]

@@ -75,10 +75,9 @@ impl IdBits {
     /// Adds `id`; false if it was there.
     #[inline]
     pub fn insert(&mut self, id: u32) -> bool {
-        if (id as usize) < self.dense.capacity() {
-            self.dense.insert(id as usize)
-        } else {
-            self.sparse.insert(id)
+        match self.dense.try_insert(id as usize) {
+            Some(new) => new,
+            None => self.sparse.insert(id),
         }
     }
 

@@ -90,7 +90,7 @@ impl<'a> Extractor<'a> {
             .collect();
         let mut image = ImageSlots {
             module,
-            pieces: Vec::new(),
+            pieces: Vec::with_capacity(reached.globals.len() + extras.len()),
             scratch: Vec::new(),
         };
         let mut globals = reached.globals.into_iter().peekable();
@@ -113,15 +113,18 @@ impl<'a> Extractor<'a> {
             .copied()
             .collect();
         functions.sort_unstable();
+        let function_insts: usize = functions
+            .iter()
+            .map(|&k| self.index.functions[k].end + 1 - self.index.functions[k].start)
+            .sum();
+        image.pieces.reserve(function_insts);
         for &k in &functions {
             let f = &self.index.functions[k];
             if declared_ids.contains(&f.id) {
                 image.push_declaration(f.start..=f.end);
             } else {
                 for i in f.start..=f.end {
-                    if module.inst(i).is_some() {
-                        image.push_module(i as u32, Section::Function);
-                    }
+                    image.push_module(i as u32, Section::Function);
                 }
             }
         }
@@ -324,16 +327,14 @@ struct Reached {
 struct Piece {
     /// See [`Extracted::origin`].
     origin: u32,
-    words: Source,
+    /// The module's instruction it is (`built` false), or where its words start in
+    /// [`ImageSlots::scratch`] (`built` true).
+    source: u32,
+    /// Its word count and opcode (read once, when the piece is made).
+    len: u32,
+    opcode: u16,
+    built: bool,
     section: Section,
-}
-
-/// Where a [`Piece`]'s words are.
-enum Source {
-    /// The module's instruction, as it is.
-    Module(u32),
-    /// Words built for the image: `(start, len)` in [`ImageSlots::scratch`].
-    Built(u32, u32),
 }
 
 /// The instructions of one image, in module order, for [`assemble_placing`].
@@ -345,20 +346,35 @@ struct ImageSlots<'a> {
 }
 
 impl ImageSlots<'_> {
+    /// The module's instruction `i` as it is (nothing if it was removed).
     fn push_module(&mut self, i: u32, section: Section) {
+        let Some(w) = self.module.inst(i as usize) else {
+            return;
+        };
         self.pieces.push(Piece {
             origin: i,
-            words: Source::Module(i),
+            source: i,
+            len: w.len() as u32,
+            opcode: inst::opcode(w) as u16,
+            built: false,
             section,
         });
     }
 
+    /// An instruction built for the image.
     fn push_built(&mut self, origin: u32, section: Section, words: &[u32]) {
         let start = self.scratch.len() as u32;
         self.scratch.extend_from_slice(words);
         self.pieces.push(Piece {
             origin,
-            words: Source::Built(start, words.len() as u32),
+            source: start,
+            len: words.len() as u32,
+            opcode: if words.is_empty() {
+                0
+            } else {
+                inst::opcode(words) as u16
+            },
+            built: true,
             section,
         });
     }
@@ -386,18 +402,31 @@ impl Slots for ImageSlots<'_> {
     fn len(&self) -> usize {
         self.pieces.len()
     }
+    #[inline]
     fn words(&self, n: usize) -> &[u32] {
-        match self.pieces.get(n).map(|p| &p.words) {
-            Some(&Source::Module(i)) => self.module.inst(i as usize).unwrap_or(&[]),
-            Some(&Source::Built(start, len)) => self
-                .scratch
-                .get(start as usize..(start + len) as usize)
-                .unwrap_or(&[]),
-            None => &[],
+        let Some(p) = self.pieces.get(n) else {
+            return &[];
+        };
+        if p.built {
+            let start = p.source as usize;
+            self.scratch
+                .get(start..start + p.len as usize)
+                .unwrap_or(&[])
+        } else {
+            self.module.inst(p.source as usize).unwrap_or(&[])
         }
     }
+    #[inline]
     fn section(&self, n: usize) -> Section {
         self.pieces.get(n).map_or(Section::Function, |p| p.section)
+    }
+    #[inline]
+    fn word_count(&self, n: usize) -> usize {
+        self.pieces.get(n).map_or(0, |p| p.len as usize)
+    }
+    #[inline]
+    fn opcode(&self, n: usize) -> Option<u32> {
+        self.pieces.get(n).map(|p| p.opcode as u32)
     }
 }
 
