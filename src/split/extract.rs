@@ -115,7 +115,9 @@ impl<'a> Extractor<'a> {
         functions.sort_unstable();
         let function_insts: usize = functions
             .iter()
-            .map(|&k| self.index.functions[k].end + 1 - self.index.functions[k].start)
+            .map(|&k| {
+                (self.index.functions[k].end + 1).saturating_sub(self.index.functions[k].start)
+            })
             .sum();
         image.pieces.reserve(function_insts);
         for &k in &functions {
