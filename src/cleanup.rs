@@ -33,6 +33,7 @@
 use crate::error::{Error, Result};
 use crate::lower::{self, Replacements, Rewrites};
 use crate::markers::Markers;
+use crate::module::bits::BitSet;
 use crate::module::idhash::{IdBits, IdSet, IdTable};
 use crate::module::index::Index;
 use crate::module::inst::{self, instructions};
@@ -398,15 +399,13 @@ impl<'a> Cleanup<'a> {
         let index = dce.index;
         // The instructions whose removal decrements their operands' counts: the candidates'
         // definitions and the -O0 stores (one bit per instruction).
-        let mut may_go = vec![0u64; module.len().div_ceil(64)];
+        let mut may_go = BitSet::new(module.len());
         let definitions = dce.def_inst.iter().filter_map(|&d| d.checked_sub(1));
         for i in definitions
             .map(|i| i as usize)
             .chain(self.o0_stores.iter().copied())
         {
-            if let Some(word) = may_go.get_mut(i / 64) {
-                *word |= 1 << (i % 64);
-            }
+            may_go.insert(i);
         }
         let counter = UseCounter {
             module,
@@ -634,7 +633,7 @@ struct UseCounter<'a> {
     slot: &'a IdTable<u32>,
     /// One bit per instruction: set for those whose removal decrements their operands' counts
     /// (the candidates' definitions and the -O0 stores).
-    may_go: &'a [u64],
+    may_go: &'a BitSet,
     /// See [`Cleanup::callers`].
     callers: &'a [(usize, usize)],
     /// See [`Cleanup::replaced`].
@@ -781,10 +780,7 @@ impl UseCounter<'_> {
                 // Whether taking this instruction out decrements its operands' counts: a
                 // candidate's definition or an -O0 store. (The marker declarations go without
                 // decrementing: a use there keeps a candidate as surely as a pin.)
-                let counted = self
-                    .may_go
-                    .get(i / 64)
-                    .is_some_and(|w| w & (1 << (i % 64)) != 0);
+                let counted = self.may_go.contains(i);
                 for &id in &hits {
                     if counted {
                         let c = &mut count[self.slot.get(id) as usize - 1];

@@ -33,11 +33,7 @@ impl Slots for Arena<'_> {
 
 /// The linked module's words, and the report of the link.
 pub(super) fn assemble_output(state: State) -> (Vec<u32>, LinkReport) {
-    let header = Header {
-        version: state.version(),
-        generator: state.generator,
-        bound: state.ids.bound(),
-    };
+    let header = Header::new(state.version(), state.generator, state.ids.bound());
     // Memory: only the arena and the drop marks are needed to assemble.
     let State {
         insts,
@@ -58,6 +54,6 @@ pub(super) fn assemble_output(state: State) -> (Vec<u32>, LinkReport) {
         insts: &insts,
         sections: &sections,
     };
-    let words = assemble(&header, &arena, |n| !drop.contains(&n));
+    let words = assemble(&header, &arena, |n| !drop.contains(n));
     (words, report)
 }

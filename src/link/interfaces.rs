@@ -53,7 +53,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
     for n in 0..insts.len() {
         let w = insts.words(n);
         if sections[n] == Section::Global
-            && !drop.contains(&n)
+            && !drop.contains(n)
             && inst::is(w, Op::Variable)
             && w.get(3) != Some(&(StorageClass::Function as u32))
         {
@@ -66,7 +66,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
     let mut uses: IdMap<u32, (BTreeSet<u32>, BTreeSet<u32>)> = IdMap::default();
     let mut current = None;
     for n in 0..insts.len() {
-        if sections[n] != Section::Function || drop.contains(&n) {
+        if sections[n] != Section::Function || drop.contains(n) {
             continue;
         }
         let w = insts.words(n);
@@ -90,7 +90,7 @@ fn rewrite_interfaces(state: &mut State) -> Result<()> {
         }
     }
     for n in 0..insts.len() {
-        if sections[n] != Section::EntryPoint || drop.contains(&n) {
+        if sections[n] != Section::EntryPoint || drop.contains(n) {
             continue;
         }
         let w = insts.words(n);

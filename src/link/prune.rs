@@ -44,7 +44,7 @@ fn drop_stale_names_and_annotations(state: &mut State) {
     let mut seen_annotations = FirstSeen::default();
     let mut named: IdSet<u32> = IdSet::default();
     for n in 0..insts.len() {
-        if drop.contains(&n) {
+        if drop.contains(n) {
             continue;
         }
         let section = sections[n];
@@ -76,7 +76,7 @@ fn drop_linkage_capability_if_unused(state: &mut State) {
         ..
     } = state;
     let linkage_left = (0..insts.len()).any(|n| {
-        !drop.contains(&n)
+        !drop.contains(n)
             && sections[n] == Section::Annotation
             && inst::is(insts.words(n), Op::Decorate)
             && insts.words(n).get(2) == Some(&(Decoration::LinkageAttributes as u32))

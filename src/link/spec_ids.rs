@@ -26,7 +26,7 @@ pub(super) fn check_spec_ids(state: &mut State, options: &LinkOptions) -> Result
         let w = state.insts.words(n);
         if state.sections[n] == Section::Annotation
             && is_decoration(w, Decoration::SpecId)
-            && !state.drop.contains(&n)
+            && !state.drop.contains(n)
         {
             spec_users
                 .entry(w[3])

@@ -9,6 +9,7 @@ use super::error::LinkError;
 use super::LinkReport;
 use crate::error::{Error, Result};
 use crate::module::assemble::Section;
+use crate::module::bits::BitSet;
 use crate::module::idhash::{IdMap, IdSet, IdTable};
 use crate::module::ids::IdAllocator;
 use crate::module::index::Defs;
@@ -44,7 +45,7 @@ pub(super) struct State {
     /// The first input's generator word.
     pub generator: u32,
     pub replace: Replacements,
-    pub drop: SlotSet,
+    pub drop: BitSet,
     pub removed_symbols: IdSet<u32>,
     pub defs: Defs,
     pub adapted: Adaptations,
@@ -70,7 +71,7 @@ impl State {
             versions,
             generator,
             replace,
-            drop: SlotSet::default(),
+            drop: BitSet::default(),
             removed_symbols: IdSet::default(),
             defs: Defs::default(),
             adapted: Adaptations::default(),
@@ -168,25 +169,6 @@ fn recomputed_uses(words: &[u32], mut f: impl FnMut(usize)) -> bool {
         at += n;
     }
     true
-}
-
-/// A set of instruction slots (one bit each; grows as slots are added).
-#[derive(Default)]
-pub(super) struct SlotSet(Vec<u64>);
-
-impl SlotSet {
-    pub(super) fn insert(&mut self, n: usize) -> bool {
-        if self.0.len() <= n / 64 {
-            self.0.resize(n / 64 + 1, 0);
-        }
-        let (w, b) = (&mut self.0[n / 64], 1u64 << (n % 64));
-        let new = *w & b == 0;
-        *w |= b;
-        new
-    }
-    pub(super) fn contains(&self, n: &usize) -> bool {
-        self.0.get(n / 64).is_some_and(|w| w & (1 << (n % 64)) != 0)
-    }
 }
 
 /// Finds instructions equal to an earlier one without a copy of each: the first slot seen with

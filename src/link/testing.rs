@@ -148,7 +148,7 @@ pub(super) fn state_of(inputs: &[(&str, &str)]) -> TestResult<State> {
 /// The words of the kept slots with opcode `op`, in slot order.
 pub(super) fn kept(state: &State, op: Op) -> Vec<Vec<u32>> {
     (0..state.insts.len())
-        .filter(|&n| !state.drop.contains(&n))
+        .filter(|&n| !state.drop.contains(n))
         .map(|n| state.insts.words(n))
         .filter(|w| inst::is(w, op))
         .map(<[u32]>::to_vec)

@@ -4,7 +4,7 @@
 //! together) belongs to a [`Section`]; functions are split into declarations (no `OpLabel`) and
 //! definitions, declarations first (SPIR-V's layout requires it). The words of each group are
 //! counted, then every kept slot is copied to its place in one pass: no list of the order is
-//! built, so peak memory is the slots plus the output.
+//! built, so peak memory is the slots, one byte a slot (its group) and the output.
 //!
 //! Preconditions: every slot's words are complete instructions; a function's slots are
 //! contiguous and in order (`OpFunction` … `OpFunctionEnd`), and are all kept or all dropped.
@@ -12,10 +12,11 @@
 //! followed by the kept slots, grouped by section in [`Section`]'s order, in their own order
 //! within a group; nothing else is changed (no id is renumbered, the bound is the caller's).
 //!
-//! Used by the linker (its arena of every input's instructions) and by anything that keeps part
-//! of a module ([`assemble_module`]).
+//! Used by the linker (its arena of every input's instructions), by split's extractor (the
+//! instructions of one image, some of them adapted to it) and by anything that keeps part of a
+//! module ([`assemble_module`]).
 
-use super::{Module, MAGIC};
+use super::{Module, HEADER_WORDS, MAGIC};
 use spirv::Op;
 
 /// Sections of the logical layout, in order.
@@ -72,23 +73,32 @@ impl Section {
 /// The header words of the assembled module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
-    /// SPIR-V version (major, minor).
-    pub version: (u8, u8),
-    pub generator: u32,
-    /// The id bound (every id of the kept slots is below it).
-    pub bound: u32,
+    words: [u32; HEADER_WORDS],
 }
 
 impl Header {
-    fn words(&self) -> [u32; 5] {
-        let (major, minor) = self.version;
-        [
-            MAGIC,
-            (major as u32) << 16 | (minor as u32) << 8,
-            self.generator,
-            self.bound,
-            0,
-        ]
+    /// `MAGIC`, SPIR-V version (major, minor), the generator, the id bound (every id of the
+    /// kept slots is below it), schema 0.
+    pub fn new(version: (u8, u8), generator: u32, bound: u32) -> Self {
+        let (major, minor) = version;
+        Header {
+            words: [
+                MAGIC,
+                (major as u32) << 16 | (minor as u32) << 8,
+                generator,
+                bound,
+                0,
+            ],
+        }
+    }
+
+    /// `module`'s header as its input held it (the version word as it was, the input's bound).
+    pub fn original(module: &Module) -> Self {
+        let mut header = Header::new(module.version(), module.generator(), module.bound());
+        if let Some(words) = module.original_words().get(..HEADER_WORDS) {
+            header.words.copy_from_slice(words);
+        }
+        header
     }
 }
 
@@ -98,40 +108,64 @@ pub trait Slots {
     /// The words of slot `n` (empty for a slot that holds nothing).
     fn words(&self, n: usize) -> &[u32];
     fn section(&self, n: usize) -> Section;
+    /// `words(n).len()`, for a slot list that knows it without reading the words.
+    fn word_count(&self, n: usize) -> usize {
+        self.words(n).len()
+    }
+    /// The opcode of slot `n`'s first instruction (`None`: it holds nothing), for a slot list
+    /// that knows it without reading the words.
+    fn opcode(&self, n: usize) -> Option<u32> {
+        self.words(n).first().map(|w| w & 0xffff)
+    }
 }
 
 /// The module's words: `header`, then the slots `keep` accepts in the logical layout (see the
 /// module docs).
 pub fn assemble(header: &Header, slots: &impl Slots, keep: impl Fn(usize) -> bool) -> Vec<u32> {
-    let is_decl = function_is_declaration(slots);
-    let group = |n: usize| -> usize {
-        let s = slots.section(n);
-        s as usize * 2 + usize::from(s == Section::Function && !is_decl[n])
-    };
-    const GROUPS: usize = (Section::Function as usize + 1) * 2;
+    assemble_placing(header, slots, keep, |_, _| {})
+}
+
+/// [`assemble`], calling `placed(n, rank)` once each kept slot `n` is copied, in slot order:
+/// `rank` is its place among the kept slots of the output (0: the first after the header).
+pub fn assemble_placing(
+    header: &Header,
+    slots: &impl Slots,
+    keep: impl Fn(usize) -> bool,
+    mut placed: impl FnMut(usize, usize),
+) -> Vec<u32> {
+    let group = slot_groups(slots);
+    // Per group: words and slots.
     let mut size = [0usize; GROUPS];
-    for n in 0..slots.len() {
+    let mut count = [0usize; GROUPS];
+    for (n, &g) in group.iter().enumerate() {
         if keep(n) {
-            size[group(n)] += slots.words(n).len();
+            let g = g as usize;
+            size[g] += slots.word_count(n);
+            count[g] += 1;
         }
     }
-    let header = header.words();
+    let header = header.words;
     let mut cursor = [0usize; GROUPS];
-    let mut at = header.len();
-    for (c, &len) in cursor.iter_mut().zip(&size) {
-        *c = at;
-        at += len;
+    let mut rank = [0usize; GROUPS];
+    let (mut at, mut kept) = (header.len(), 0);
+    for g in 0..GROUPS {
+        (cursor[g], rank[g]) = (at, kept);
+        at += size[g];
+        kept += count[g];
     }
     let mut out = vec![0u32; at];
     out[..header.len()].copy_from_slice(&header);
-    for n in 0..slots.len() {
+    for (n, &g) in group.iter().enumerate() {
         if !keep(n) {
             continue;
         }
         let w = slots.words(n);
-        let c = &mut cursor[group(n)];
+        let g = g as usize;
+        let c = &mut cursor[g];
         out[*c..*c + w.len()].copy_from_slice(w);
         *c += w.len();
+        placed(n, rank[g]);
+        rank[g] += 1;
     }
     out
 }
@@ -182,25 +216,32 @@ impl Slots for ModuleSlots<'_> {
     )
 )]
 pub fn assemble_module(module: &Module, keep: impl Fn(usize) -> bool) -> Vec<u32> {
-    let header = Header {
-        version: module.version(),
-        generator: module.generator(),
-        bound: module.bound(),
-    };
+    let header = Header::new(module.version(), module.generator(), module.bound());
     let slots = ModuleSlots::new(module);
     assemble(&header, &slots, |n| keep(n) && !module.is_removed(n))
 }
 
-/// Marks the slots of functions that have no body.
-fn function_is_declaration(slots: &impl Slots) -> Vec<bool> {
-    let mut out = vec![false; slots.len()];
+/// Groups of the output, in order: one per section, the functions' split in two (those without
+/// a body first).
+const GROUPS: usize = (Section::Function as usize + 1) * 2;
+/// The group of a slot of a function definition; the one before it holds declarations.
+const DEFINITION: u8 = Section::Function as u8 * 2 + 1;
+
+/// The group of each slot: its section's number × 2, plus 1 for a slot of the function section
+/// that is not part of a function without a body (`OpFunction` … `OpFunctionEnd` with no
+/// `OpLabel`).
+fn slot_groups(slots: &impl Slots) -> Vec<u8> {
+    let mut out = Vec::with_capacity(slots.len());
     let mut start = None;
     let mut has_body = false;
     for n in 0..slots.len() {
-        if slots.section(n) != Section::Function {
+        let section = slots.section(n);
+        if section != Section::Function {
+            out.push(section as u8 * 2);
             continue;
         }
-        let Some(op) = slots.words(n).first().map(|w| w & 0xffff) else {
+        out.push(DEFINITION);
+        let Some(op) = slots.opcode(n) else {
             continue;
         };
         if op == Op::Function as u32 {
@@ -211,8 +252,8 @@ fn function_is_declaration(slots: &impl Slots) -> Vec<bool> {
         } else if op == Op::FunctionEnd as u32 {
             if let Some(s) = start.take() {
                 if !has_body {
-                    for flag in &mut out[s..=n] {
-                        *flag = true;
+                    for g in out[s..=n].iter_mut().filter(|g| **g == DEFINITION) {
+                        *g = DEFINITION - 1;
                     }
                 }
             }
@@ -300,6 +341,49 @@ mod tests {
         let out = assemble_module(&m, |i| !(8..=11).contains(&i));
         assert_eq!(out, module_of(&[0, 1, 2, 3, 7, 4, 5, 12, 13]));
         validate(&out)?;
+        Ok(())
+    }
+
+    #[test]
+    fn placing_tells_each_kept_slot_its_rank_in_the_output() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let m = Module::from_words(module_of(&all), false)?;
+        let slots = ModuleSlots::new(&m);
+        let header = Header::new(m.version(), m.generator(), m.bound());
+        let mut order = vec![usize::MAX; 13];
+        let mut calls = Vec::new();
+        let out = assemble_placing(
+            &header,
+            &slots,
+            |n| n != 6,
+            |n, rank| {
+                calls.push(n);
+                order[rank] = n;
+            },
+        );
+        // Called in slot order, once per kept slot; the ranks give the output's order.
+        assert_eq!(calls, [0, 1, 2, 3, 4, 5, 7, 8, 9, 10, 11, 12, 13]);
+        assert_eq!(order, [0, 1, 2, 3, 7, 4, 5, 12, 13, 8, 9, 10, 11]);
+        assert_eq!(out, module_of(&order));
+        Ok(())
+    }
+
+    #[test]
+    fn the_original_header_is_the_input_s_words() -> TestResult {
+        let all: Vec<usize> = (0..14).collect();
+        let mut words = module_of(&all);
+        // A version word with its reserved bytes set, and a generator.
+        words[1] = 0x0001_0405;
+        words[2] = 0x000e_0001;
+        let m = Module::from_words(words.clone(), false)?;
+        let out = assemble(&Header::original(&m), &ModuleSlots::new(&m), |_| true);
+        assert_eq!(out[..HEADER_WORDS], words[..HEADER_WORDS]);
+        let rebuilt = assemble(
+            &Header::new(m.version(), m.generator(), m.bound()),
+            &ModuleSlots::new(&m),
+            |_| true,
+        );
+        assert_eq!(rebuilt[1], 0x0001_0400);
         Ok(())
     }
 }

@@ -4,6 +4,8 @@
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
 
+use super::bits::BitSet;
+
 #[derive(Default, Clone, Copy)]
 pub struct IdHasher(u64);
 
@@ -45,54 +47,82 @@ pub type IdMap<K, V> = HashMap<K, V, IdBuild>;
 /// A set of ids.
 pub type IdSet<K> = HashSet<K, IdBuild>;
 
-/// A set of ids: a bitset when the id bound is small enough to be cheap, a hash set otherwise (a
-/// hostile bound never sizes an allocation).
-#[derive(Clone)]
+/// A set of ids: a [`BitSet`] when the id bound is small enough to be cheap, a hash set
+/// otherwise (a hostile bound never sizes an allocation).
+///
+/// Invariant: an id below the bitset's capacity is never in the hash set (growing the bitset
+/// moves the ids it now covers into it), so one place answers for each id.
+#[derive(Clone, Default)]
 pub struct IdBits {
-    dense: Vec<u64>,
+    dense: BitSet,
     sparse: IdSet<u32>,
 }
 
 impl IdBits {
     /// A set for ids below `bound`; dense when that costs at most `budget_bytes`.
     pub fn new(bound: u32, budget_bytes: usize) -> Self {
-        let words = (bound as usize).div_ceil(64);
-        let dense = if words * 8 <= budget_bytes {
-            vec![0u64; words]
+        let dense_len = if (bound as usize).div_ceil(64) * 8 <= budget_bytes {
+            bound as usize
         } else {
-            Vec::new()
+            0
         };
         IdBits {
-            dense,
+            dense: BitSet::new(dense_len),
             sparse: IdSet::default(),
         }
     }
 
+    /// Adds `id`; false if it was there.
+    #[inline]
     pub fn insert(&mut self, id: u32) -> bool {
-        let (w, b) = ((id / 64) as usize, id % 64);
-        match self.dense.get_mut(w) {
-            Some(word) => {
-                let had = *word & (1 << b) != 0;
-                *word |= 1 << b;
-                !had
-            }
+        match self.dense.try_insert(id as usize) {
+            Some(new) => new,
             None => self.sparse.insert(id),
         }
     }
 
-    pub fn remove(&mut self, id: u32) {
-        match self.dense.get_mut((id / 64) as usize) {
-            Some(word) => *word &= !(1 << (id % 64)),
-            None => {
-                self.sparse.remove(&id);
-            }
+    /// [`IdBits::insert`], first growing the bitset to hold `id` if that keeps it at most
+    /// `limit_bits` long (by doubling: amortised for ids met in increasing order).
+    #[inline]
+    pub fn insert_growing(&mut self, id: u32, limit_bits: usize) -> bool {
+        let i = id as usize;
+        if i >= self.dense.capacity() && i < limit_bits {
+            self.grow((i + 1).max(self.dense.capacity() * 2).min(limit_bits));
+        }
+        self.insert(id)
+    }
+
+    /// Grows the bitset to hold the ids below `len` and moves those of the hash set into it.
+    #[cold]
+    fn grow(&mut self, len: usize) {
+        self.dense.grow(len);
+        if !self.sparse.is_empty() {
+            let dense = &mut self.dense;
+            let capacity = dense.capacity();
+            self.sparse.retain(|&id| {
+                let moved = (id as usize) < capacity;
+                if moved {
+                    dense.insert(id as usize);
+                }
+                !moved
+            });
         }
     }
 
+    /// Takes `id` out.
+    pub fn remove(&mut self, id: u32) {
+        if (id as usize) < self.dense.capacity() {
+            self.dense.remove(id as usize);
+        } else {
+            self.sparse.remove(&id);
+        }
+    }
+
+    /// Whether `id` is in the set.
     #[inline]
     pub fn contains(&self, id: u32) -> bool {
-        match self.dense.get((id / 64) as usize) {
-            Some(word) => word & (1 << (id % 64)) != 0,
+        match self.dense.get(id as usize) {
+            Some(bit) => bit,
             None => !self.sparse.is_empty() && self.sparse.contains(&id),
         }
     }
@@ -133,5 +163,42 @@ impl<V: Copy + Default + PartialEq> IdTable<V> {
             Some(v) => v,
             None => self.sparse.entry(id).or_default(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::IdBits;
+
+    #[test]
+    fn a_bound_over_the_budget_keeps_the_ids_in_the_hash_set() {
+        let mut ids = IdBits::new(1 << 30, 1024);
+        assert_eq!(ids.dense.capacity(), 0);
+        assert!(ids.insert(7) && !ids.insert(7));
+        assert!(ids.contains(7) && !ids.contains(8));
+        ids.remove(7);
+        assert!(!ids.contains(7));
+        let small = IdBits::new(1000, 1024);
+        assert_eq!(small.dense.capacity(), 1024);
+    }
+
+    #[test]
+    fn growing_stays_within_the_limit_and_moves_the_ids_it_covers() {
+        let mut ids = IdBits::default();
+        // Beyond the limit: hashed, nothing allocated for the bitset.
+        assert!(ids.insert_growing(u32::MAX - 1, 1 << 16));
+        assert!(ids.insert_growing(100_000, 1 << 16));
+        assert_eq!(ids.dense.capacity(), 0);
+        // Within: the bitset grows to hold it, no further than the limit.
+        assert!(ids.insert_growing(5, 1 << 16));
+        assert!(ids.dense.capacity() <= 1 << 16);
+        assert!(ids.contains(5) && !ids.contains(6));
+        // A larger limit covers 100,000: it moves from the hash set into the bitset, once.
+        assert!(!ids.insert_growing(100_001 - 1, 1 << 20));
+        assert!(ids.dense.capacity() > 100_000 && ids.dense.capacity() <= 1 << 20);
+        assert!(!ids.sparse.contains(&100_000));
+        assert!(ids.contains(100_000) && ids.contains(u32::MAX - 1));
+        assert!(!ids.insert_growing(100_000, 1 << 20));
+        assert!(ids.insert_growing(100_002, 1 << 20));
     }
 }

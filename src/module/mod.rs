@@ -15,6 +15,7 @@
 //! and vendor instructions are carried through untouched.
 
 pub mod assemble;
+pub mod bits;
 pub mod idcheck;
 pub mod idhash;
 pub mod ids;
@@ -24,6 +25,7 @@ pub mod intern;
 pub mod stream;
 
 use crate::error::{Error, Result};
+use bits::BitSet;
 use idhash::IdMap;
 
 /// The SPIR-V magic number in host order.
@@ -69,43 +71,6 @@ fn mapped_words(m: &memmap2::Mmap) -> &[u32] {
     unsafe { std::slice::from_raw_parts(m.as_ptr().cast::<u32>(), m.len() / 4) }
 }
 
-/// A set of instruction indices (one bit each).
-#[derive(Clone, Debug)]
-struct Bits(Vec<u64>);
-
-impl Bits {
-    fn new(n: usize) -> Self {
-        Bits(vec![0; n.div_ceil(64)])
-    }
-    #[inline]
-    fn get(&self, i: usize) -> bool {
-        self.0.get(i / 64).is_some_and(|w| w & (1 << (i % 64)) != 0)
-    }
-    fn set(&mut self, i: usize, on: bool) {
-        if let Some(w) = self.0.get_mut(i / 64) {
-            if on {
-                *w |= 1 << (i % 64);
-            } else {
-                *w &= !(1 << (i % 64));
-            }
-        }
-    }
-    /// Indices of the set bits, in order.
-    fn iter(&self) -> impl Iterator<Item = usize> + '_ {
-        self.0.iter().enumerate().flat_map(|(k, &w)| {
-            let mut w = w;
-            std::iter::from_fn(move || {
-                if w == 0 {
-                    return None;
-                }
-                let b = w.trailing_zeros() as usize;
-                w &= w - 1;
-                Some(k * 64 + b)
-            })
-        })
-    }
-}
-
 /// A SPIR-V module as words + index + pending edits.
 #[derive(Clone, Debug)]
 pub struct Module {
@@ -122,9 +87,9 @@ pub struct Module {
     replaced: IdMap<usize, (usize, usize)>,
     replacement_words: Vec<u32>,
     /// Instructions removed or replaced (one bit each; reads of unedited ones need no lookup).
-    edited: Bits,
+    edited: BitSet,
     /// Instructions removed.
-    removed: Bits,
+    removed: BitSet,
     /// Instructions appended at the end of the debug-name section.
     appended_names: Vec<u32>,
     /// Instructions appended at the end of the annotation section.
@@ -302,7 +267,7 @@ impl Module {
             return Err(schema_error(words[4]));
         }
         let insts = split(&words)?;
-        let (edited, removed) = (Bits::new(insts.len()), Bits::new(insts.len()));
+        let (edited, removed) = (BitSet::new(insts.len()), BitSet::new(insts.len()));
         Ok(Module {
             words,
             insts,
@@ -421,10 +386,10 @@ impl Module {
     /// The current words of instruction `i`: `None` if removed; replaced words if replaced.
     #[inline]
     pub fn inst(&self, i: usize) -> Option<&[u32]> {
-        if !self.edited.get(i) {
+        if !self.edited.contains(i) {
             return Some(self.original(i));
         }
-        if self.removed.get(i) {
+        if self.removed.contains(i) {
             return None;
         }
         Some(match self.replaced.get(&i) {
@@ -436,15 +401,15 @@ impl Module {
     /// Whether any instruction was removed or replaced (a pass over every instruction can then
     /// read [`Module::original`] without the edit lookups of [`Module::inst`]).
     pub fn has_edits(&self) -> bool {
-        self.edited.0.iter().any(|&w| w != 0)
+        !self.edited.is_empty()
     }
 
     pub fn is_removed(&self, i: usize) -> bool {
-        self.removed.get(i)
+        self.removed.contains(i)
     }
 
     pub fn is_edited(&self, i: usize) -> bool {
-        self.edited.get(i)
+        self.edited.contains(i)
     }
 
     /// Whether input instruction `i` is in the output as it was: not edited, or replaced by a
@@ -453,7 +418,7 @@ impl Module {
         let Some(words) = self.inst(i) else {
             return false;
         };
-        if !self.edited.get(i) {
+        if !self.edited.contains(i) {
             return true;
         }
         let original = self.original(i);
@@ -462,11 +427,11 @@ impl Module {
 
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
-        if self.edited.get(i) {
+        if self.edited.contains(i) {
             self.replaced.remove(&i);
         }
-        self.edited.set(i, true);
-        self.removed.set(i, true);
+        self.edited.insert(i);
+        self.removed.insert(i);
     }
 
     /// Replaces instruction `i` by `words` (complete instructions).
@@ -476,8 +441,8 @@ impl Module {
 
     /// [`Module::replace`] from a slice.
     pub fn replace_with(&mut self, i: usize, words: &[u32]) {
-        self.edited.set(i, true);
-        self.removed.set(i, false);
+        self.edited.insert(i);
+        self.removed.remove(i);
         let start = self.replacement_words.len();
         self.replacement_words.extend_from_slice(words);
         self.replaced.insert(i, (start, words.len()));
@@ -598,9 +563,9 @@ impl Module {
                 if stop == globals_end {
                     out.push(&self.appended_globals, None)?;
                 }
-                if stop < self.insts.len() && self.edited.get(stop) {
+                if stop < self.insts.len() && self.edited.contains(stop) {
                     // Removed (most edits): nothing to look up.
-                    if !self.removed.get(stop) {
+                    if !self.removed.contains(stop) {
                         if let Some(&(start, len)) = self.replaced.get(&stop) {
                             out.push(&self.replacement_words[start..start + len], None)?;
                         }

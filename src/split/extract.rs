@@ -6,10 +6,12 @@
 //! uses ([`ModuleGraph::deps`]), a global definition the ids its instruction uses, a decoration
 //! with id operands (`OpDecorateId`) those ids. A function the plan declares only
 //! ([`ImagePlan::declared`]) brings its type and is written as a declaration with `Import`
-//! linkage. Then the kept instructions of the sections before the functions are written in their
-//! original order (names and decorations of kept ids only, `OpGroupDecorate` with the targets
-//! kept, non-semantic global `OpExtInst`s whose operands are all kept), then the kept functions
-//! in module order. Ids are not renumbered: the bound stays the module's.
+//! linkage. The image's instructions — those kept of the sections before the functions (names
+//! and decorations of kept ids only, `OpGroupDecorate` with the targets kept, non-semantic global
+//! `OpExtInst`s whose operands are all kept), then the kept functions, in module order — are
+//! written by the reassembly engine ([`crate::module::assemble`]) under the module's header: the
+//! logical layout, the functions without a body first. Ids are not renumbered: the bound stays
+//! the module's.
 //!
 //! Cost: proportional to what the image holds (marks are generation-stamped, so nothing sized
 //! by the module is cleared per image), plus a sort of the kept instructions.
@@ -18,11 +20,12 @@
 //! uses is defined in it, except ids of functions the plan excludes from it entirely.
 
 use super::graph::{ModuleGraph, LINKAGE};
+use crate::module::assemble::{assemble_placing, Header, Section, Slots};
 use crate::module::idhash::{IdSet, IdTable};
 use crate::module::index::Index;
 use crate::module::inst;
-use crate::module::{Module, HEADER_WORDS};
-use spirv::Op;
+use crate::module::Module;
+use spirv::{LinkageType, Op};
 
 /// Marks an [`Extracted::origin`] entry whose instruction the image holds changed.
 pub(crate) const CHANGED: u32 = 1 << 31;
@@ -77,6 +80,78 @@ impl<'a> Extractor<'a> {
     /// Extracts the image `plan` describes.
     pub(crate) fn extract(&mut self, plan: &ImagePlan<'_>) -> Extracted {
         self.generation += 1;
+        let module = self.module;
+        let reached = self.reach(plan);
+        let extras = self.global_extras();
+        let declared_ids: IdSet<u32> = reached
+            .declared
+            .iter()
+            .map(|&k| self.index.functions[k].id)
+            .collect();
+        let mut image = ImageSlots {
+            module,
+            pieces: Vec::with_capacity(reached.globals.len() + extras.len()),
+            scratch: Vec::new(),
+        };
+        let mut globals = reached.globals.into_iter().peekable();
+        let mut extras = extras.into_iter().peekable();
+        // Merge the two ordered lists.
+        loop {
+            let next = match (globals.peek(), extras.peek()) {
+                (Some(&g), Some(&x)) if x < g => extras.next(),
+                (Some(_), _) => globals.next(),
+                (None, Some(_)) => extras.next(),
+                (None, None) => break,
+            };
+            let Some(i) = next else { break };
+            self.push_global(i as usize, &declared_ids, &mut image);
+        }
+        let mut functions: Vec<usize> = reached
+            .functions
+            .iter()
+            .chain(&reached.declared)
+            .copied()
+            .collect();
+        functions.sort_unstable();
+        let function_insts: usize = functions
+            .iter()
+            .map(|&k| {
+                (self.index.functions[k].end + 1).saturating_sub(self.index.functions[k].start)
+            })
+            .sum();
+        image.pieces.reserve(function_insts);
+        for &k in &functions {
+            let f = &self.index.functions[k];
+            if declared_ids.contains(&f.id) {
+                image.push_declaration(f.start..=f.end);
+            } else {
+                for i in f.start..=f.end {
+                    image.push_module(i as u32, Section::Function);
+                }
+            }
+        }
+        let mut origin = vec![0u32; image.pieces.len()];
+        let mut behind = crate::module::ReleaseBehind::default();
+        let words = assemble_placing(
+            &Header::original(module),
+            &image,
+            |_| true,
+            |n, rank| {
+                let piece = &image.pieces[n];
+                if let Some(o) = origin.get_mut(rank) {
+                    *o = piece.origin;
+                }
+                if plan.last && piece.section == Section::Function {
+                    behind.passed(module, module.offset_of((piece.origin & !CHANGED) as usize));
+                }
+            },
+        );
+        Extracted { words, origin }
+    }
+
+    /// The worklist (see the module docs): the instructions before the functions the image
+    /// holds, its functions and its functions written as declarations.
+    fn reach(&mut self, plan: &ImagePlan<'_>) -> Reached {
         let (module, index, graph) = (self.module, self.index, self.graph);
         let mut stack: Vec<u32> = Vec::new();
         let mut insts: Vec<u32> = graph.always.clone();
@@ -86,7 +161,7 @@ impl<'a> Extractor<'a> {
                 insts.push(e);
                 if let Some(w) = module.inst(e as usize) {
                     // Interface ids follow the name.
-                    let name_words = w.get(3..).and_then(crate::module::inst::string_len);
+                    let name_words = w.get(3..).and_then(inst::string_len);
                     if let Some(n) = name_words {
                         stack.extend(w.iter().skip(3 + n));
                     }
@@ -105,7 +180,7 @@ impl<'a> Extractor<'a> {
         stack.extend(&graph.roots);
         stack.extend(&graph.decoration_groups);
         let mut functions = Vec::new();
-        let mut declared_kept = Vec::new();
+        let mut declared = Vec::new();
         let mut globals_kept: Vec<u32> = Vec::new();
         while let Some(id) = stack.pop() {
             if self.marked(id) {
@@ -115,7 +190,7 @@ impl<'a> Extractor<'a> {
             if let Some(&k) = index.function_by_id.get(&id) {
                 let f = &index.functions[k];
                 if (plan.declared)(id) && !f.is_declaration {
-                    declared_kept.push(k);
+                    declared.push(k);
                     for i in f.start..=f.end {
                         let Some(w) = module.inst(i) else { continue };
                         let op = inst::opcode(w);
@@ -149,15 +224,25 @@ impl<'a> Extractor<'a> {
         insts.extend(&globals_kept);
         insts.sort_unstable();
         insts.dedup();
-        // Non-semantic instructions and forward pointers whose operands are all kept (or
-        // defined before the annotations: strings, imports).
+        Reached {
+            globals: insts,
+            functions,
+            declared,
+        }
+    }
+
+    /// The non-semantic instructions and forward pointers of the global section the image
+    /// holds although nothing in it uses them: those whose operands are all kept (or defined
+    /// before the annotations: strings, imports); in module order. Marks their results.
+    fn global_extras(&mut self) -> Vec<u32> {
+        let (module, index) = (self.module, self.index);
         let mut extras = Vec::new();
-        for &x in &graph.global_extras {
+        for &x in &self.graph.global_extras {
             let Some(w) = module.inst(x as usize) else {
                 continue;
             };
             // Reached already (something the image holds uses it): kept with the globals.
-            if crate::module::inst::result_id(w).is_some_and(|r| self.marked(r)) {
+            if inst::result_id(w).is_some_and(|r| self.marked(r)) {
                 continue;
             }
             let mut all = true;
@@ -166,78 +251,21 @@ impl<'a> Extractor<'a> {
                     self.marked(u) || index.defs.get(&u).is_some_and(|d| d < index.annotation_end);
             });
             if all {
-                if let Some(r) = crate::module::inst::result_id(w) {
+                if let Some(r) = inst::result_id(w) {
                     *self.marks.get_mut(r) = self.generation;
                 }
                 extras.push(x);
             }
         }
-        let mut words: Vec<u32> = module.original_words()[..HEADER_WORDS].to_vec();
-        let declared_ids: IdSet<u32> = declared_kept
-            .iter()
-            .map(|&k| index.functions[k].id)
-            .collect();
-        let mut origin: Vec<u32> = Vec::new();
-        let mut globals = insts.into_iter().peekable();
-        let mut extras = extras.into_iter().peekable();
-        // Merge the two ordered lists.
-        loop {
-            let next = match (globals.peek(), extras.peek()) {
-                (Some(&g), Some(&x)) if x < g => extras.next(),
-                (Some(_), _) => globals.next(),
-                (None, Some(_)) => extras.next(),
-                (None, None) => break,
-            };
-            let Some(i) = next else { break };
-            if let Some(verbatim) = self.write_global(i as usize, &declared_ids, &mut words) {
-                origin.push(if verbatim { i } else { i | CHANGED });
-            }
-        }
-        let mut all_functions: Vec<usize> =
-            functions.iter().chain(&declared_kept).copied().collect();
-        // Declarations (bodies left out, or none to begin with) before definitions, as SPIR-V
-        // requires; module order within each.
-        all_functions.sort_unstable_by_key(|&k| {
-            let bodiless =
-                declared_ids.contains(&index.functions[k].id) || index.functions[k].is_declaration;
-            (!bodiless, k)
-        });
-        let mut behind = crate::module::ReleaseBehind::default();
-        for &k in &all_functions {
-            let f = &index.functions[k];
-            if plan.last {
-                behind.passed(module, module.offset_of(f.start));
-            }
-            if declared_ids.contains(&f.id) {
-                for i in f.start..=f.end {
-                    let Some(w) = module.inst(i) else { continue };
-                    let op = inst::opcode(w);
-                    if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
-                        words.extend_from_slice(w);
-                        origin.push(i as u32);
-                    } else {
-                        break;
-                    }
-                }
-                words.extend(crate::module::inst::build(Op::FunctionEnd, &[]));
-                origin.push(f.end as u32);
-            } else {
-                for i in f.start..=f.end {
-                    if let Some(w) = module.inst(i) {
-                        words.extend_from_slice(w);
-                        origin.push(i as u32);
-                    }
-                }
-            }
-        }
-        Extracted { words, origin }
+        extras
     }
 
-    /// Writes a kept instruction of the sections before the functions, adapted to the image;
-    /// whether it was written unchanged (`None`: not written).
-    fn write_global(&self, i: usize, declared: &IdSet<u32>, out: &mut Vec<u32>) -> Option<bool> {
-        let w = self.module.inst(i)?;
+    /// Adds a kept instruction of the sections before the functions to the image, adapted to
+    /// it (not at all if nothing of it is left).
+    fn push_global(&self, i: usize, declared: &IdSet<u32>, image: &mut ImageSlots<'_>) {
+        let Some(w) = self.module.inst(i) else { return };
         let op = inst::opcode(w);
+        let section = Section::of(op, false);
         if op == Op::GroupDecorate as u32 || op == Op::GroupMemberDecorate as u32 {
             let step = if op == Op::GroupDecorate as u32 { 1 } else { 2 };
             let kept: Vec<u32> = w[2..]
@@ -247,33 +275,160 @@ impl<'a> Extractor<'a> {
                 .copied()
                 .collect();
             if kept.is_empty() {
-                return None;
+                return;
             }
             let unchanged = kept.len() == w.len() - 2;
             let mut operands = vec![w[1]];
             operands.extend(kept);
-            out.extend(crate::module::inst::build(
+            let built = inst::build(
                 if step == 1 {
                     Op::GroupDecorate
                 } else {
                     Op::GroupMemberDecorate
                 },
                 &operands,
-            ));
-            return Some(unchanged);
+            );
+            let origin = if unchanged {
+                i as u32
+            } else {
+                i as u32 | CHANGED
+            };
+            image.push_built(origin, section, &built);
+            return;
         }
-        out.extend_from_slice(w);
         // A body left out: the definition's Export becomes an Import.
-        if op == Op::Decorate as u32 && w.len() >= 4 && w[2] == LINKAGE && declared.contains(&w[1])
+        if op == Op::Decorate as u32
+            && w.len() >= 4
+            && w[2] == LINKAGE
+            && declared.contains(&w[1])
+            && w.last() == Some(&(LinkageType::Export as u32))
         {
-            if let Some(last) = out.last_mut() {
-                if *last == 0 {
-                    *last = 1;
-                    return Some(false);
-                }
+            let mut import = w.to_vec();
+            if let Some(last) = import.last_mut() {
+                *last = LinkageType::Import as u32;
+            }
+            image.push_built(i as u32 | CHANGED, section, &import);
+            return;
+        }
+        image.push_module(i as u32, section);
+    }
+}
+
+/// What the worklist reached for one image (instruction indices and function numbers of the
+/// module, in no particular order but `globals`, which is sorted).
+struct Reached {
+    /// The kept instructions before the functions, sorted, without repeats.
+    globals: Vec<u32>,
+    /// Functions kept whole (declarations of the module included).
+    functions: Vec<usize>,
+    /// Function definitions written as declarations.
+    declared: Vec<usize>,
+}
+
+/// One instruction of an image.
+struct Piece {
+    /// See [`Extracted::origin`].
+    origin: u32,
+    /// The module's instruction it is (`built` false), or where its words start in
+    /// [`ImageSlots::scratch`] (`built` true).
+    source: u32,
+    /// Its word count and opcode (read once, when the piece is made).
+    len: u32,
+    opcode: u16,
+    built: bool,
+    section: Section,
+}
+
+/// The instructions of one image, in module order, for [`assemble_placing`].
+struct ImageSlots<'a> {
+    module: &'a Module,
+    pieces: Vec<Piece>,
+    /// The words of the instructions built for the image.
+    scratch: Vec<u32>,
+}
+
+impl ImageSlots<'_> {
+    /// The module's instruction `i` as it is (nothing if it was removed).
+    fn push_module(&mut self, i: u32, section: Section) {
+        let Some(w) = self.module.inst(i as usize) else {
+            return;
+        };
+        self.pieces.push(Piece {
+            origin: i,
+            source: i,
+            len: w.len() as u32,
+            opcode: inst::opcode(w) as u16,
+            built: false,
+            section,
+        });
+    }
+
+    /// An instruction built for the image.
+    fn push_built(&mut self, origin: u32, section: Section, words: &[u32]) {
+        let start = self.scratch.len() as u32;
+        self.scratch.extend_from_slice(words);
+        self.pieces.push(Piece {
+            origin,
+            source: start,
+            len: words.len() as u32,
+            opcode: if words.is_empty() {
+                0
+            } else {
+                inst::opcode(words) as u16
+            },
+            built: true,
+            section,
+        });
+    }
+
+    /// A function written as a declaration: its `OpFunction` and parameters, then an
+    /// `OpFunctionEnd` (whose origin is the function's).
+    fn push_declaration(&mut self, range: std::ops::RangeInclusive<usize>) {
+        let end = *range.end() as u32;
+        for i in range {
+            let Some(w) = self.module.inst(i) else {
+                continue;
+            };
+            let op = inst::opcode(w);
+            if op == Op::Function as u32 || op == Op::FunctionParameter as u32 {
+                self.push_module(i as u32, Section::Function);
+            } else {
+                break;
             }
         }
-        Some(true)
+        self.push_built(end, Section::Function, &inst::build(Op::FunctionEnd, &[]));
+    }
+}
+
+impl Slots for ImageSlots<'_> {
+    fn len(&self) -> usize {
+        self.pieces.len()
+    }
+    #[inline]
+    fn words(&self, n: usize) -> &[u32] {
+        let Some(p) = self.pieces.get(n) else {
+            return &[];
+        };
+        if p.built {
+            let start = p.source as usize;
+            self.scratch
+                .get(start..start + p.len as usize)
+                .unwrap_or(&[])
+        } else {
+            self.module.inst(p.source as usize).unwrap_or(&[])
+        }
+    }
+    #[inline]
+    fn section(&self, n: usize) -> Section {
+        self.pieces.get(n).map_or(Section::Function, |p| p.section)
+    }
+    #[inline]
+    fn word_count(&self, n: usize) -> usize {
+        self.pieces.get(n).map_or(0, |p| p.len as usize)
+    }
+    #[inline]
+    fn opcode(&self, n: usize) -> Option<u32> {
+        self.pieces.get(n).map(|p| p.opcode as u32)
     }
 }
 
