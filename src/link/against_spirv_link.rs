@@ -363,6 +363,11 @@ fn spirv_link_comparison() -> TestResult {
             std::fs::write(&p, bytes)?;
             paths.push(p.display().to_string());
         }
+        let input_refs: Vec<(&str, &[u8])> = inputs
+            .iter()
+            .zip(&input_bytes)
+            .map(|(i, b)| (i.name.as_str(), b.as_slice()))
+            .collect();
         let mut has_markers = false;
         for bytes in &input_bytes {
             has_markers |= Summary::of(bytes)?
@@ -372,59 +377,18 @@ fn spirv_link_comparison() -> TestResult {
         }
 
         // spirv-link
+        let partial = opts.allow_partial || has_markers;
         let theirs_path = case_tmp.join("spirv-link.spv");
-        let mut sl_args: Vec<String> = Vec::new();
-        if opts.allow_partial || has_markers {
-            sl_args.push("--allow-partial-linkage".into());
-        }
-        if opts.create_library {
-            sl_args.push("--create-library".into());
-        }
-        sl_args.extend(paths.iter().cloned());
-        sl_args.extend(["-o".into(), theirs_path.display().to_string()]);
-        let sl_refs: Vec<&str> = sl_args.iter().map(String::as_str).collect();
-        let sl = tool("spirv-link", &sl_refs, None)?;
-        let theirs = if sl.status.success() {
-            Some(std::fs::read(&theirs_path)?)
-        } else {
-            None
-        };
-        let input_refs: Vec<(&str, &[u8])> = inputs
-            .iter()
-            .zip(&input_bytes)
-            .map(|(i, b)| (i.name.as_str(), b.as_slice()))
-            .collect();
-        let theirs_note = match &theirs {
-            None => format!(
-                "spirv-link error: {}",
-                stderr(&sl).lines().next().unwrap_or("").trim()
-            ),
-            Some(bytes) => match valid_or_inherited(bytes, "spv1.4", &input_refs)? {
-                Ok(None) => "spirv-link output passes spirv-val".to_string(),
-                Ok(Some(e)) => format!("spirv-link output fails spirv-val as the input does ({e})"),
-                Err(e) => format!("spirv-link output FAILS spirv-val: {e}"),
-            },
-        };
+        let (theirs, theirs_note) = run_spirv_link(
+            &paths,
+            partial,
+            opts.create_library,
+            &theirs_path,
+            &input_refs,
+        )?;
 
         // ours: link only
-        let modules: Vec<(Module, Index)> = input_bytes
-            .iter()
-            .map(|bytes| {
-                let m = Module::from_bytes(bytes)?;
-                let x = Index::build(&m)?;
-                Ok((m, x))
-            })
-            .collect::<TestResult<_>>()?;
-        let link_inputs: Vec<LinkInput> = inputs
-            .iter()
-            .zip(&modules)
-            .map(|(i, (m, x))| LinkInput {
-                name: &i.name,
-                module: m,
-                index: x,
-            })
-            .collect();
-        let linked = super::link(&link_inputs, &opts);
+        let linked = link_only(&inputs, &input_bytes, &opts)?;
         // ours: linked and lowered
         let full = process(
             &inputs,
@@ -485,88 +449,14 @@ fn spirv_link_comparison() -> TestResult {
 
         // Structure against spirv-link's.
         let Some(theirs) = theirs else { continue };
-        let t = Summary::of(&theirs)?;
-        let o = Summary::of(&ours_link)?;
-        let f = Summary::of(&full_bytes)?;
-        let mut check = |what: &str, ok: bool, detail: String| {
-            if !ok {
-                failures.push(format!("{name}: {what}: {detail}"));
-            }
-        };
-        let names_t = t.function_names();
-        check(
-            "function names (link only)",
-            o.function_names() == names_t,
-            format!("ours {:?}, spirv-link {:?}", o.function_names(), names_t),
-        );
-        let names_t_lowered: BTreeSet<String> =
-            names_t.iter().filter(|n| !is_marker(n)).cloned().collect();
-        check(
-            "function names (lowered)",
-            f.function_names() == names_t_lowered,
-            format!(
-                "ours {:?}, spirv-link without markers {:?}",
-                f.function_names(),
-                names_t_lowered
-            ),
-        );
-        let eps = |s: &Summary| s.entry_points.iter().cloned().collect::<BTreeSet<_>>();
-        check(
-            "entry points (link only)",
-            eps(&o) == eps(&t) && o.entry_points.len() == t.entry_points.len(),
-            format!("ours {:?}, spirv-link {:?}", o.entry_points, t.entry_points),
-        );
-        check(
-            "entry points (lowered)",
-            eps(&f) == eps(&t) && f.entry_points.len() == t.entry_points.len(),
-            format!("ours {:?}, spirv-link {:?}", f.entry_points, t.entry_points),
-        );
-        check(
-            "linkage (link only)",
-            o.linkage_set(true) == t.linkage_set(true),
-            format!(
-                "ours {:?}, spirv-link {:?}",
-                o.linkage_set(true),
-                t.linkage_set(true)
-            ),
-        );
-        check(
-            "linkage (lowered)",
-            f.linkage_set(true) == t.linkage_set(false),
-            format!(
-                "ours {:?}, spirv-link without markers {:?}",
-                f.linkage_set(true),
-                t.linkage_set(false)
-            ),
-        );
-        check(
-            "function count (link only)",
-            o.functions.len() == t.distinct_function_count(),
-            format!(
-                "ours {}, spirv-link {} ({} counting duplicates once)",
-                o.functions.len(),
-                t.functions.len(),
-                t.distinct_function_count()
-            ),
-        );
-        check(
-            "function count (lowered)",
-            f.functions.len() == t.distinct_function_count() - t.marker_declarations(),
-            format!(
-                "ours {}, spirv-link {} less {} marker declaration(s)",
-                f.functions.len(),
-                t.distinct_function_count(),
-                t.marker_declarations()
-            ),
-        );
-        // No LinkOnceODR survives a (non-library) link of ours.
-        if !opts.create_library {
-            check(
-                "LinkOnceODR left",
-                !f.linkage.iter().any(|l| l.2 == LINK_ONCE_ODR),
-                format!("{:?}", f.linkage),
-            );
-        }
+        compare_structure(
+            &name,
+            &theirs,
+            &ours_link,
+            &full_bytes,
+            &opts,
+            &mut failures,
+        )?;
         compared.insert(name.clone());
     }
     eprintln!("spirv-link comparison:\n  {}", table.join("\n  "));
@@ -581,6 +471,166 @@ fn spirv_link_comparison() -> TestResult {
         assert!(
             compared.contains(must),
             "{must} was not compared with spirv-link (compared: {compared:?})"
+        );
+    }
+    Ok(())
+}
+
+/// Runs spirv-link on the input files; returns its output (when it links) and a line for the
+/// comparison table about it.
+fn run_spirv_link(
+    paths: &[String],
+    partial: bool,
+    library: bool,
+    out: &std::path::Path,
+    input_refs: &[(&str, &[u8])],
+) -> TestResult<(Option<Vec<u8>>, String)> {
+    let mut args: Vec<String> = Vec::new();
+    if partial {
+        args.push("--allow-partial-linkage".into());
+    }
+    if library {
+        args.push("--create-library".into());
+    }
+    args.extend(paths.iter().cloned());
+    args.extend(["-o".into(), out.display().to_string()]);
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let sl = tool("spirv-link", &refs, None)?;
+    let theirs = if sl.status.success() {
+        Some(std::fs::read(out)?)
+    } else {
+        None
+    };
+    let note = match &theirs {
+        None => format!(
+            "spirv-link error: {}",
+            stderr(&sl).lines().next().unwrap_or("").trim()
+        ),
+        Some(bytes) => match valid_or_inherited(bytes, "spv1.4", input_refs)? {
+            Ok(None) => "spirv-link output passes spirv-val".to_string(),
+            Ok(Some(e)) => format!("spirv-link output fails spirv-val as the input does ({e})"),
+            Err(e) => format!("spirv-link output FAILS spirv-val: {e}"),
+        },
+    };
+    Ok((theirs, note))
+}
+
+/// Our linker alone (no lowering) on the inputs.
+fn link_only(
+    inputs: &[Input],
+    input_bytes: &[Vec<u8>],
+    opts: &LinkOptions,
+) -> TestResult<crate::Result<(Vec<u32>, super::LinkReport)>> {
+    let modules: Vec<(Module, Index)> = input_bytes
+        .iter()
+        .map(|bytes| {
+            let m = Module::from_bytes(bytes)?;
+            let x = Index::build(&m)?;
+            Ok((m, x))
+        })
+        .collect::<TestResult<_>>()?;
+    let link_inputs: Vec<LinkInput> = inputs
+        .iter()
+        .zip(&modules)
+        .map(|(i, (m, x))| LinkInput {
+            name: &i.name,
+            module: m,
+            index: x,
+        })
+        .collect();
+    Ok(super::link(&link_inputs, opts))
+}
+
+/// The structure of our link-only and lowered outputs against spirv-link's: function names,
+/// entry points, linkage, function counts; no LinkOnceODR left.
+fn compare_structure(
+    name: &str,
+    theirs: &[u8],
+    ours_link: &[u8],
+    full_bytes: &[u8],
+    opts: &LinkOptions,
+    failures: &mut Vec<String>,
+) -> TestResult {
+    let t = Summary::of(theirs)?;
+    let o = Summary::of(ours_link)?;
+    let f = Summary::of(full_bytes)?;
+    let mut check = |what: &str, ok: bool, detail: String| {
+        if !ok {
+            failures.push(format!("{name}: {what}: {detail}"));
+        }
+    };
+    let names_t = t.function_names();
+    check(
+        "function names (link only)",
+        o.function_names() == names_t,
+        format!("ours {:?}, spirv-link {:?}", o.function_names(), names_t),
+    );
+    let names_t_lowered: BTreeSet<String> =
+        names_t.iter().filter(|n| !is_marker(n)).cloned().collect();
+    check(
+        "function names (lowered)",
+        f.function_names() == names_t_lowered,
+        format!(
+            "ours {:?}, spirv-link without markers {:?}",
+            f.function_names(),
+            names_t_lowered
+        ),
+    );
+    let eps = |s: &Summary| s.entry_points.iter().cloned().collect::<BTreeSet<_>>();
+    check(
+        "entry points (link only)",
+        eps(&o) == eps(&t) && o.entry_points.len() == t.entry_points.len(),
+        format!("ours {:?}, spirv-link {:?}", o.entry_points, t.entry_points),
+    );
+    check(
+        "entry points (lowered)",
+        eps(&f) == eps(&t) && f.entry_points.len() == t.entry_points.len(),
+        format!("ours {:?}, spirv-link {:?}", f.entry_points, t.entry_points),
+    );
+    check(
+        "linkage (link only)",
+        o.linkage_set(true) == t.linkage_set(true),
+        format!(
+            "ours {:?}, spirv-link {:?}",
+            o.linkage_set(true),
+            t.linkage_set(true)
+        ),
+    );
+    check(
+        "linkage (lowered)",
+        f.linkage_set(true) == t.linkage_set(false),
+        format!(
+            "ours {:?}, spirv-link without markers {:?}",
+            f.linkage_set(true),
+            t.linkage_set(false)
+        ),
+    );
+    check(
+        "function count (link only)",
+        o.functions.len() == t.distinct_function_count(),
+        format!(
+            "ours {}, spirv-link {} ({} counting duplicates once)",
+            o.functions.len(),
+            t.functions.len(),
+            t.distinct_function_count()
+        ),
+    );
+    check(
+        "function count (lowered)",
+        f.functions.len() == t.distinct_function_count() - t.marker_declarations(),
+        format!(
+            "ours {}, spirv-link {} less {} marker declaration(s)",
+            f.functions.len(),
+            t.distinct_function_count(),
+            t.marker_declarations()
+        ),
+    );
+    // No LinkOnceODR survives a (non-library) link of ours.
+    if !opts.create_library {
+        check(
+            "LinkOnceODR left",
+            !f.linkage.iter().any(|l| l.2 == LINK_ONCE_ODR),
+            format!("{:?}", f.linkage),
         );
     }
     Ok(())

@@ -109,6 +109,7 @@ impl BitSet {
     }
 
     /// Number of indices in the set.
+    #[cfg(test)]
     pub fn count(&self) -> usize {
         self.words.iter().map(|w| w.count_ones() as usize).sum()
     }
