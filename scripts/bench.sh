@@ -190,7 +190,8 @@ if [ "$REPORT_ONLY" = 0 ]; then
     esac
     case "$tool" in
       *-replacing) [ -f "$out" ] || cp "$in" "$out" ;;  # the warm-up round's output, then the last round's
-      split-*) rm -f "$out" "${out%.*}"_* ;;
+      # (find: a per-kernel split writes more files than one command line holds)
+      split-*) rm -f "$out"; find "$(dirname "$out")" -maxdepth 1 -name "$(basename "${out%.*}")_*" -delete ;;
       *) rm -f "$out" "$out.prop" ;;
     esac
     # The previous runs' outputs go to disk now, not during this run (without it, the first tool
@@ -214,7 +215,7 @@ if [ "$REPORT_ONLY" = 0 ]; then
         [ "$r" = 0 ] || printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$key" "$tool" "$r" "$ns" "$rss" "$bytes" "$cpu" >> "$RAW"
       done
     done
-    rm -f "$OUTDIR"/*.spv "$OUTDIR"/*.prop "$OUTDIR"/*.sym
+    find "$OUTDIR" -maxdepth 1 \( -name '*.spv' -o -name '*.prop' -o -name '*.sym' \) -delete
   }
 
   # count_calls KEY IN: the marker calls of IN (spec-link -v), saved in raw.calls; prints the count

@@ -262,3 +262,83 @@ fn linked_inputs_keep_their_auxdata() {
     }
     assert_eq!(seen, 5, "{rows}");
 }
+
+/// The device requirements only metadata gives: `sycl_fixed_targets` (Scale: 27 and 5; Plain:
+/// an empty list) and `sycl_joint_matrix(_mad)` (Scale's strings; Plain's empty, which does not
+/// count) come out as DPC++'s `computeDeviceRequirements` writes them: `fixed_target` the sorted
+/// union, only when not empty; `joint_matrix(_mad)` the last non-empty string; keys in name order.
+#[test]
+fn fixed_targets_and_joint_matrix_come_from_auxdata() {
+    let dir = common::Scratch::new(&format!("spec-link-auxdata-jm-{}", std::process::id()));
+    let source =
+        std::fs::read_to_string(common::repo().join("testdata/auxdata-clang/input.spvasm"))
+            .unwrap();
+    let strings = "%106 = OpString \"nounwind\"\n";
+    let entries = "%127 = OpExtInst %2 %100 0 %19 %105 %111 %112\n";
+    assert!(source.contains(strings) && source.contains(entries));
+    let source = source
+        .replace(
+            strings,
+            &format!(
+                "{strings}%130 = OpString \"sycl_fixed_targets\"\n\
+                 %131 = OpString \"sycl_joint_matrix\"\n\
+                 %132 = OpString \"matrix_type::fp16,use::a,8,16\"\n\
+                 %133 = OpString \"sycl_joint_matrix_mad\"\n\
+                 %134 = OpString \"matrix_type::fp32,8,16,16\"\n\
+                 %135 = OpString \"\"\n"
+            ),
+        )
+        .replace(
+            entries,
+            &format!(
+                "{entries}%140 = OpExtInst %2 %100 0 %7 %130 %115 %113\n\
+                 %141 = OpExtInst %2 %100 0 %7 %131 %132\n\
+                 %142 = OpExtInst %2 %100 0 %7 %133 %134\n\
+                 %143 = OpExtInst %2 %100 0 %19 %130\n\
+                 %144 = OpExtInst %2 %100 0 %19 %131 %135\n"
+            ),
+        );
+    let asm = dir.join("input.spvasm");
+    std::fs::write(&asm, source).unwrap();
+    let module = common::assemble(&asm);
+    let bytes = |b: &[u8]| Value::Bytes {
+        bits: b.len() as u64 * 8,
+        data: b.to_vec(),
+    };
+    let joint = bytes(b"matrix_type::fp16,use::a,8,16");
+    let joint_mad = bytes(b"matrix_type::fp32,8,16,16");
+    let targets: Vec<u8> = [5u32, 27].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let requirements = |sets: &[PropertySet]| -> Vec<(String, Value)> {
+        sets.iter()
+            .find(|s| s.name == "SYCL/device requirements")
+            .map(|s| s.properties.clone())
+            .unwrap_or_default()
+    };
+    for mode in ["per-kernel", "off"] {
+        let (out, images) = split(&dir, &module, mode);
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(out.status.success(), "{mode}: {stderr}");
+        check_images(&images);
+        for (_, sets, sym) in &images {
+            let found = requirements(sets);
+            let names: Vec<&str> = found.iter().map(|(n, _)| n.as_str()).collect();
+            let holds_scale = sym.lines().any(|l| l == "Scale");
+            let want: Vec<&str> = if holds_scale {
+                vec![
+                    "aspects",
+                    "fixed_target",
+                    "joint_matrix",
+                    "joint_matrix_mad",
+                ]
+            } else {
+                vec!["aspects"]
+            };
+            assert_eq!(names, want, "{mode} {sym}");
+            if holds_scale {
+                assert_eq!(found[1].1, bytes(&targets), "{mode}");
+                assert_eq!(found[2].1, joint, "{mode}");
+                assert_eq!(found[3].1, joint_mad, "{mode}");
+            }
+        }
+    }
+}

@@ -8,6 +8,8 @@
 //!   gives its `sycl_used_aspects` metadata instead of what its code shows (DPC++'s own source:
 //!   it also holds `device_has` aspects and a `half` the optimiser folded away). Without
 //!   AuxData those are not known and are left out.
+//! * `fixed_target`, `joint_matrix`, `joint_matrix_mad`: from `NonSemantic.AuxData` (the
+//!   functions' `sycl_fixed_targets`, `sycl_joint_matrix(_mad)` metadata; see [`metadata_only`]).
 //! * `reqd_sub_group_size`: the `SubgroupSize` of the first entry point that has one.
 //! * `reqd_work_group_size_uint64_t`: the `LocalSize` of the first entry point (module order)
 //!   that has one, as 3 u64s; not written when the split mode is `off`.
@@ -49,6 +51,9 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     aspects.dedup();
     let mut set = PropertySet::new(DEVICE_REQUIREMENTS);
     set.insert("aspects", Value::u32s(&aspects));
+    for (name, value) in metadata_only(ctx) {
+        set.insert(name, value);
+    }
     let modes = |id: u32, mode: spirv::ExecutionMode| ctx.facts.mode(id, mode).map(<[u32]>::to_vec);
     if let Some(n) = ctx
         .entries
@@ -80,6 +85,49 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         set.insert("work_group_num_dim", Value::Uint32(d));
     }
     Some(set)
+}
+
+/// `fixed_target`, `joint_matrix` and `joint_matrix_mad`, in that (DPC++'s key) order: metadata
+/// SPIR-V has no place for. `fixed_target`: the union of every image function's
+/// `sycl_fixed_targets` in `NonSemantic.AuxData`, ascending, written only when not empty;
+/// `joint_matrix(_mad)`: the last non-empty `sycl_joint_matrix(_mad)` string, in function order
+/// (DPC++'s `computeDeviceRequirements`). With split `off`, the input's own values (from
+/// `--input-prop`) come first, as for every property; AuxData gives what its file lacks.
+fn metadata_only(ctx: &ImageContext<'_>) -> Vec<(&'static str, Value)> {
+    let aux = &ctx.carried.aux;
+    let mut fixed: Vec<u32> = Vec::new();
+    let (mut joint, mut joint_mad) = (None, None);
+    let last_string = |f: u32, name: &str| match aux.metadata(f, name)?.first()? {
+        super::auxdata::MdValue::String(s) if !s.is_empty() => Some(s.clone()),
+        _ => None,
+    };
+    for f in &ctx.index.functions {
+        if let Some(values) = aux.integers(f.id, "sycl_fixed_targets") {
+            fixed.extend(values.iter().filter_map(|v| v.zext()).map(|v| v as u32));
+        }
+        joint = last_string(f.id, "sycl_joint_matrix").or(joint);
+        joint_mad = last_string(f.id, "sycl_joint_matrix_mad").or(joint_mad);
+    }
+    fixed.sort_unstable();
+    fixed.dedup();
+    let mut found = Vec::new();
+    if !fixed.is_empty() {
+        found.push(("fixed_target", Value::u32s(&fixed)));
+    }
+    found.extend(joint.map(|s| ("joint_matrix", Value::bytes(s.into_bytes()))));
+    found.extend(joint_mad.map(|s| ("joint_matrix_mad", Value::bytes(s.into_bytes()))));
+    if ctx.emit.split_off {
+        for name in ["fixed_target", "joint_matrix", "joint_matrix_mad"] {
+            let carried =
+                (ctx.inputs.iter()).find_map(|&k| ctx.carried.get(k, DEVICE_REQUIREMENTS, name));
+            if let Some(v) = carried {
+                found.retain(|(n, _)| *n != name);
+                found.push((name, v.clone()));
+            }
+        }
+        found.sort_by_key(|(n, _)| *n);
+    }
+    found
 }
 
 /// An entry point's work-group dimensions: the carried `<kernel>@work_group_num_dim`, else its
