@@ -26,6 +26,7 @@ mod common;
 use common::{devicelib, devicelib_module};
 
 use serde_json::{json, Value};
+use spec_link::internals::spirv_val_error_key;
 use spec_link::sidecar::prop::{base64_encode, raw_byte_array};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -119,35 +120,12 @@ fn valid_or_inherited(
     };
     for (name, input) in inputs {
         if let Some(e) = val_error(input, env) {
-            if error_key(&e) == error_key(&err) {
+            if spirv_val_error_key(&e) == spirv_val_error_key(&err) {
                 return Ok(Some(format!("{name}: {e}")));
             }
         }
     }
     Err(err)
-}
-
-/// spirv-val's first error line with numbers and ids masked (`#`), for comparing an output's
-/// error with an input's.
-fn error_key(msg: &str) -> String {
-    let first = msg
-        .lines()
-        .find(|l| l.contains("error"))
-        .unwrap_or(msg.lines().next().unwrap_or(""));
-    let mut out = String::new();
-    let mut in_number = false;
-    for ch in first.chars() {
-        if ch.is_ascii_digit() {
-            if !in_number {
-                out.push('#');
-            }
-            in_number = true;
-        } else {
-            in_number = false;
-            out.push(ch);
-        }
-    }
-    out
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -119,22 +119,11 @@ fn assemble_file(path: &Path) -> TestResult<Vec<u8>> {
 
 /// spirv-val's first error line, or `None` when the module is valid.
 fn val_error(bytes: &[u8], env: &str) -> TestResult<Option<String>> {
-    let out = tool("spirv-val", &["--target-env", env, "-"], Some(bytes))?;
-    if out.status.success() {
-        return Ok(None);
-    }
-    let text = format!(
-        "{}{}",
-        String::from_utf8_lossy(&out.stderr),
-        String::from_utf8_lossy(&out.stdout)
-    );
-    Ok(Some(
-        text.lines()
-            .find(|l| !l.trim().is_empty())
-            .unwrap_or("")
-            .trim()
-            .to_string(),
-    ))
+    let first = |m: String| {
+        let line = m.lines().find(|l| !l.trim().is_empty()).unwrap_or("");
+        line.trim().to_string()
+    };
+    Ok(crate::validate::spirv_val(bytes, env)?.map(first))
 }
 
 /// `Ok(None)`: the output is valid. `Ok(Some(input))`: it fails spirv-val with the same (masked)
@@ -160,16 +149,8 @@ fn valid_or_inherited(
 
 /// A literal string starting at `w[0]`; returns it and the number of words it takes.
 fn literal(w: &[u32]) -> (String, usize) {
-    let mut bytes = Vec::new();
-    for (i, word) in w.iter().enumerate() {
-        for b in word.to_le_bytes() {
-            if b == 0 {
-                return (String::from_utf8_lossy(&bytes).into_owned(), i + 1);
-            }
-            bytes.push(b);
-        }
-    }
-    (String::from_utf8_lossy(&bytes).into_owned(), w.len())
+    let (bytes, len) = crate::module::inst::read_string(w).unwrap_or_default();
+    (String::from_utf8_lossy(&bytes).into_owned(), len)
 }
 
 const LINK_EXPORT: u32 = 0;
