@@ -22,11 +22,12 @@ pub mod ids;
 pub mod index;
 pub mod inst;
 pub mod intern;
+pub mod replaced;
 pub mod stream;
 
 use crate::error::{Error, Result};
 use bits::BitSet;
-use idhash::IdMap;
+use replaced::Replaced;
 
 /// The SPIR-V magic number in host order.
 pub const MAGIC: u32 = 0x0723_0203;
@@ -81,11 +82,9 @@ pub struct Module {
     pub big_endian: bool,
     /// The id bound; raised only by [`ids::IdAllocator`].
     pub(crate) bound: u32,
-    /// Replacement words (zero, one or several complete instructions) of replaced instructions,
-    /// as `(start, len)` in `replacement_words` (one arena: no allocation per instruction; a
-    /// replaced-again instruction leaves its old words unused there).
-    replaced: IdMap<usize, (usize, usize)>,
-    replacement_words: Vec<u32>,
+    /// Replacement words (zero, one or several complete instructions) of replaced instructions
+    /// (an entry may stay for an instruction removed after it was replaced: `removed` decides).
+    replaced: Replaced,
     /// Instructions removed or replaced (one bit each; reads of unedited ones need no lookup).
     edited: BitSet,
     /// Instructions removed.
@@ -273,8 +272,7 @@ impl Module {
             insts,
             big_endian,
             bound,
-            replaced: IdMap::default(),
-            replacement_words: Vec::new(),
+            replaced: Replaced::default(),
             edited,
             removed,
             appended_names: Vec::new(),
@@ -392,8 +390,8 @@ impl Module {
         if self.removed.contains(i) {
             return None;
         }
-        Some(match self.replaced.get(&i) {
-            Some(&(start, len)) => &self.replacement_words[start..start + len],
+        Some(match self.replaced.get(i) {
+            Some(words) => words,
             None => self.original(i),
         })
     }
@@ -427,9 +425,6 @@ impl Module {
 
     /// Marks instruction `i` as removed.
     pub fn remove(&mut self, i: usize) {
-        if self.edited.contains(i) {
-            self.replaced.remove(&i);
-        }
         self.edited.insert(i);
         self.removed.insert(i);
     }
@@ -443,16 +438,13 @@ impl Module {
     pub fn replace_with(&mut self, i: usize, words: &[u32]) {
         self.edited.insert(i);
         self.removed.remove(i);
-        let start = self.replacement_words.len();
-        self.replacement_words.extend_from_slice(words);
-        self.replaced.insert(i, (start, words.len()));
+        self.replaced.insert(i, words);
     }
 
     /// Room for `n` more replaced instructions of `words` words in all, exactly (before many
     /// [`Module::replace_with`] calls).
     pub fn reserve_replacements(&mut self, n: usize, words: usize) {
-        self.replaced.reserve(n);
-        self.replacement_words.reserve_exact(words);
+        self.replaced.reserve(n, words);
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.
@@ -566,8 +558,8 @@ impl Module {
                 if stop < self.insts.len() && self.edited.contains(stop) {
                     // Removed (most edits): nothing to look up.
                     if !self.removed.contains(stop) {
-                        if let Some(&(start, len)) = self.replaced.get(&stop) {
-                            out.push(&self.replacement_words[start..start + len], None)?;
+                        if let Some(words) = self.replaced.get(stop) {
+                            out.push(words, None)?;
                         }
                     }
                     next = stop + 1;
