@@ -3,9 +3,13 @@
 //! entry points, the SpecIds the input already uses, and the names and decorations (as runs of
 //! instructions: [`Index::remove_annotations_of`] handles a whole set of ids in one pass).
 //!
-//! Algorithm: two passes, `scan_defs` (definitions, the runs of annotations) and `scan_rest`
-//! (everything else); on modules of at least 200,000 instructions they run on two threads. When
-//! both find an error, the first in instruction order is reported, as one pass would.
+//! Algorithm: three passes, `check_ids` (the id checks, [`IdCheck`]), `scan_defs` (definitions,
+//! the runs of annotations) and `scan_rest` (everything else); on modules of at least 200,000
+//! instructions the id checks run on one thread and the two others, one after the other, on a
+//! second (the id checks decode every operand: they take about as long as the two others
+//! together). When several find an error, the first in instruction order is reported (an id
+//! check's first at one instruction; an id never defined, at its first use, only when neither the
+//! id checks nor `scan_defs` found anything else).
 //!
 //! Precondition: a [`Module`] (instruction boundaries already checked).
 //! Postcondition: every recorded instruction index is < `module.len()`; ids defined twice are
@@ -192,12 +196,13 @@ struct Scan {
 /// Runs `start..end` of instruction indices.
 type Runs = Vec<(u32, u32)>;
 
-/// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
-/// with the instruction index they were found at; so are used ids at or above the bound or never
-/// defined: [`IdCheck`]), and the runs of instructions that name or decorate.
-fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
-    let mut defs = Defs::with_bound(module.bound(), module.word_count());
-    let mut annotations: Runs = Vec::new();
+/// The id checks ([`IdCheck`]): `Err((i, e))` for the first error found at instruction `i` (the
+/// walk stops there); `Ok(Err(..))` when every instruction passes but an id used is never
+/// defined ([`IdCheck::finish`]), which a single pass reports only after the others found
+/// nothing.
+type IdChecks = std::result::Result<std::result::Result<(), (usize, Error)>, (usize, Error)>;
+
+fn check_ids(module: &Module) -> IdChecks {
     let mut ids = IdCheck::new(module.bound());
     let unedited = !module.has_edits();
     for i in 0..module.len() {
@@ -207,8 +212,28 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
             let Some(w) = module.inst(i) else { continue };
             w
         };
-        let op = inst::opcode(w);
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
+    }
+    Ok(ids
+        .finish()
+        .map_err(|(offset, e)| (module.inst_at_offset(offset), e)))
+}
+
+/// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
+/// with the instruction index they were found at), and the runs of instructions that name or
+/// decorate.
+fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
+    let mut defs = Defs::with_bound(module.bound(), module.word_count());
+    let mut annotations: Runs = Vec::new();
+    let unedited = !module.has_edits();
+    for i in 0..module.len() {
+        let w = if unedited {
+            module.original(i)
+        } else {
+            let Some(w) = module.inst(i) else { continue };
+            w
+        };
+        let op = inst::opcode(w);
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
                 return Err((
@@ -249,9 +274,21 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
             }
         }
     }
-    ids.finish()
-        .map_err(|(offset, e)| (module.inst_at_offset(offset), e))?;
     Ok((defs, annotations))
+}
+
+/// The error of the id checks and `scan_defs` together, as one pass doing both in order would
+/// report it: the first in instruction order, the id checks' first at one instruction; an id
+/// never defined (at the instruction of its first use) only when that pass found nothing else.
+fn first_of(
+    ids: IdChecks,
+    defs: std::result::Result<(Defs, Runs), (usize, Error)>,
+) -> std::result::Result<(Defs, Runs), (usize, Error)> {
+    match (ids, defs) {
+        (Err((a, e)), Err((b, f))) => Err(if a <= b { (a, e) } else { (b, f) }),
+        (Err(e), Ok(_)) | (Ok(_), Err(e)) | (Ok(Err(e)), Ok(_)) => Err(e),
+        (Ok(Ok(())), Ok(d)) => Ok(d),
+    }
 }
 
 /// Everything else of the index, in one pass.
@@ -430,16 +467,18 @@ impl Index {
     pub fn build(module: &Module) -> Result<Index> {
         // Two passes over the instructions: which instruction defines each id, and everything
         // else. On big modules they run on two threads; the first error in instruction order wins.
-        let (defs, rest) = if module.len() >= PARALLEL_INDEX_MIN {
+        let (ids, defs, rest) = if module.len() >= PARALLEL_INDEX_MIN {
             std::thread::scope(|scope| {
-                let defs = scope.spawn(|| scan_defs(module));
+                let ids = scope.spawn(|| check_ids(module));
+                let defs = scan_defs(module);
                 let rest = scan_rest(module);
-                (defs.join(), rest)
+                (ids.join(), defs, rest)
             })
         } else {
-            (Ok(scan_defs(module)), scan_rest(module))
+            (Ok(check_ids(module)), scan_defs(module), scan_rest(module))
         };
-        let defs = defs.map_err(|_| Error::PostCondition("the indexing thread failed".into()))?;
+        let ids = ids.map_err(|_| Error::PostCondition("the indexing thread failed".into()))?;
+        let defs = first_of(ids, defs);
         let (mut ix, scan) = match (defs, rest) {
             (Ok((d, a)), Ok((mut ix, scan))) => {
                 ix.defs = d;
@@ -648,5 +687,59 @@ impl Index {
         } else {
             8
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::module::inst::build;
+
+    /// The error of indexing a module of these instructions (id bound 20).
+    fn error_of(insts: &[Vec<u32>]) -> String {
+        let mut words = vec![super::super::MAGIC, 0x0001_0000, 0, 20, 0];
+        for w in insts {
+            words.extend_from_slice(w);
+        }
+        let module = match Module::from_words(words, false) {
+            Ok(m) => m,
+            Err(e) => return format!("load: {e}"),
+        };
+        match Index::build(&module) {
+            Ok(_) => "ok".into(),
+            Err(e) => e.to_string(),
+        }
+    }
+
+    /// The id checks, the definitions and the rest of the index run as separate passes (on two
+    /// threads for big modules); the error is the one they gave as two passes, id checks with
+    /// definitions and the rest: the first in instruction order, an id check's first at one
+    /// instruction, and an id never defined (at its first use) only when neither the id checks
+    /// nor the definitions found anything else.
+    #[test]
+    fn the_error_is_the_one_a_single_pass_reports() {
+        let int = build(Op::TypeInt, &[1, 32, 0]);
+        let ptr = build(Op::TypePointer, &[2, 7, 1]);
+        // Uses %9, never defined: the id checks' last step.
+        let never = build(Op::Variable, &[2, 3, 7, 9]);
+        // %1 again: the id checks and the definitions both see it.
+        let twice = build(Op::TypeInt, &[1, 16, 0]);
+        // A use at the bound: an id check at its instruction.
+        let above = build(Op::Variable, &[2, 4, 7, 20]);
+        // A parameter outside a function: the rest's.
+        let param = build(Op::FunctionParameter, &[1, 5]);
+        let e = error_of(&[int.clone(), ptr.clone(), never.clone(), twice.clone()]);
+        assert!(e.contains("id %1 is defined twice"), "{e}");
+        let e = error_of(&[int.clone(), ptr.clone(), never.clone()]);
+        assert!(e.contains("id %9 is never defined"), "{e}");
+        let e = error_of(&[int.clone(), ptr.clone(), above.clone(), twice.clone()]);
+        assert!(e.contains("id %20 is not below"), "{e}");
+        let e = error_of(&[int.clone(), ptr.clone(), param.clone(), above.clone()]);
+        assert!(e.contains("parameter outside a function header"), "{e}");
+        // (The id never defined is reported at its first use, before the parameter.)
+        let e = error_of(&[int.clone(), ptr.clone(), never, param]);
+        assert!(e.contains("id %9 is never defined"), "{e}");
+        let e = error_of(&[int, ptr, above, twice]);
+        assert!(e.contains("id %20 is not below"), "{e}");
     }
 }
