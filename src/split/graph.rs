@@ -11,7 +11,7 @@
 //! Precondition: an indexed module ([`Index`]). Postcondition: every listed instruction index is
 //! `< module.len()`; building costs one visit of each instruction.
 
-use crate::module::idhash::{IdMap, IdSet};
+use crate::module::idhash::{IdBits, IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 
@@ -165,15 +165,21 @@ impl ModuleGraph {
         }
         g.roots.sort_unstable();
         g.roots.dedup();
-        let is_global = |id: u32| {
-            index.function_by_id.contains_key(&id)
-                || index
-                    .defs
-                    .get(&id)
-                    .is_some_and(|d| d >= globals_start && d < index.globals_end)
-        };
+        // The functions and global-section definitions, as a set of ids (a bit each: every use
+        // of every instruction is looked up in it).
+        let budget = module.word_count();
+        let mut global = IdBits::new(module.bound(), budget);
+        for i in globals_start..index.globals_end.min(module.len()) {
+            if let Some(r) = module.inst(i).and_then(inst::result_id) {
+                global.insert(r);
+            }
+        }
         for f in &index.functions {
-            let mut seen: IdSet<u32> = IdSet::default();
+            global.insert(f.id);
+        }
+        // The ids a function's list already holds (emptied after each function).
+        let mut seen = IdBits::new(module.bound(), budget);
+        for f in &index.functions {
             let mut deps = Vec::new();
             let mut local = Vec::new();
             for i in f.start..=f.end.min(module.len().saturating_sub(1)) {
@@ -184,10 +190,13 @@ impl ModuleGraph {
                     }
                 }
                 index.visit_use_ids(module, w, |id| {
-                    if id != f.id && is_global(id) && seen.insert(id) {
+                    if id != f.id && global.contains(id) && seen.insert(id) {
                         deps.push(id);
                     }
                 });
+            }
+            for &id in &deps {
+                seen.remove(id);
             }
             g.deps.push(deps);
             g.local_annotations.push(local);
