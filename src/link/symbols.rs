@@ -138,7 +138,7 @@ fn collect_symbols(state: &State) -> SymbolTable {
 /// The defining slot of each result id.
 fn definitions(state: &State) -> Defs {
     let insts = &state.insts;
-    let mut defs = Defs::with_bound(state.ids.bound(), insts.word_count());
+    let mut defs = Defs::with_bound(state.ids.bound(), insts.word_count(), false);
     for n in 0..insts.len() {
         if let Some(r) = insts.result(n) {
             defs.insert(r, n);

@@ -106,6 +106,22 @@ impl IdCheck {
         }
     }
 
+    /// Lets the sets hold every id below the bound as bits from the start (for a module whose
+    /// bound is trusted, see [`super::Module::trust_bound`]), not only up to one bit per 4 bytes
+    /// of the module walked so far.
+    pub fn allow_dense_to_bound(&mut self) {
+        self.limit_bits = self.limit_bits.max(self.bound as usize);
+        // Made at their full size at once (zeroed pages, touched only where ids are), not grown
+        // by doubling (each growth copies and zero-fills).
+        let budget = (self.bound as usize).div_ceil(8) + 8;
+        if self.defined.is_empty_set() {
+            self.defined = IdBits::new(self.bound, budget);
+        }
+        if self.noted.is_empty_set() {
+            self.noted = IdBits::new(self.bound, budget);
+        }
+    }
+
     /// One used id of the instruction at `offset`.
     #[inline(always)]
     fn used(&mut self, id: u32, offset: usize, op: u32) {

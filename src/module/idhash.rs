@@ -109,6 +109,11 @@ impl IdBits {
         }
     }
 
+    /// Whether the set holds no id and has no room yet (as made by `Default`).
+    pub fn is_empty_set(&self) -> bool {
+        self.dense.capacity() == 0 && self.sparse.is_empty()
+    }
+
     /// Takes `id` out.
     pub fn remove(&mut self, id: u32) {
         if (id as usize) < self.dense.capacity() {

@@ -69,9 +69,12 @@ pub struct Defs {
 }
 
 impl Defs {
-    pub(crate) fn with_bound(bound: u32, module_words: usize) -> Self {
-        let dense = if (bound as usize) <= module_words / 2 + 64 {
-            vec![u32::MAX; bound as usize]
+    /// A table for a module of `module_words` words whose ids are below `bound`: indexed by id
+    /// when the bound is small next to the module, or `trusted` ([`Module::trust_bound`]); a
+    /// hash map otherwise.
+    pub(crate) fn with_bound(bound: u32, module_words: usize, trusted: bool) -> Self {
+        let dense = if trusted || (bound as usize) <= module_words / 2 + 64 {
+            vec![0; bound as usize]
         } else {
             Vec::new()
         };
@@ -84,8 +87,8 @@ impl Defs {
     /// Records `id` as defined by instruction `i`; false if it was already defined.
     pub(crate) fn insert(&mut self, id: u32, i: usize) -> bool {
         match self.dense.get_mut(id as usize) {
-            Some(slot) if *slot == u32::MAX => {
-                *slot = i as u32;
+            Some(slot) if *slot == 0 => {
+                *slot = i as u32 + 1;
                 true
             }
             Some(_) => false,
@@ -97,7 +100,7 @@ impl Defs {
     #[inline]
     pub fn get(&self, id: &u32) -> Option<usize> {
         match self.dense.get(*id as usize) {
-            Some(&i) if i != u32::MAX => Some(i as usize),
+            Some(&i) if i != 0 => Some(i as usize - 1),
             Some(_) => None,
             None => self.sparse.get(id).map(|&i| i as usize),
         }
@@ -204,6 +207,9 @@ type IdChecks = std::result::Result<std::result::Result<(), (usize, Error)>, (us
 
 fn check_ids(module: &Module) -> IdChecks {
     let mut ids = IdCheck::new(module.bound());
+    if module.bound_is_trusted() {
+        ids.allow_dense_to_bound();
+    }
     let unedited = !module.has_edits();
     for i in 0..module.len() {
         let w = if unedited {
@@ -223,7 +229,11 @@ fn check_ids(module: &Module) -> IdChecks {
 /// with the instruction index they were found at), and the runs of instructions that name or
 /// decorate.
 fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
-    let mut defs = Defs::with_bound(module.bound(), module.word_count());
+    let mut defs = Defs::with_bound(
+        module.bound(),
+        module.word_count(),
+        module.bound_is_trusted(),
+    );
     let mut annotations: Runs = Vec::new();
     let unedited = !module.has_edits();
     for i in 0..module.len() {

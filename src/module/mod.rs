@@ -97,6 +97,8 @@ pub struct Module {
     appended_globals: Vec<u32>,
     /// Whether [`Module::release_input`] gives pages back.
     releasing: bool,
+    /// Whether the id bound may size tables indexed by id (see [`Module::trust_bound`]).
+    trusted_bound: bool,
 }
 
 impl Module {
@@ -279,6 +281,7 @@ impl Module {
             appended_annotations: Vec::new(),
             appended_globals: Vec::new(),
             releasing: false,
+            trusted_bound: false,
         })
     }
 
@@ -335,6 +338,20 @@ impl Module {
     /// Number of words of the input module.
     pub fn word_count(&self) -> usize {
         self.words.len()
+    }
+
+    /// Lets the id bound size tables indexed by id however few instructions the module has: for a
+    /// module spec-link assembled itself from one it read (a split image keeps its source's ids,
+    /// so its bound is its source's, far above its own size), never for an input, whose bound a
+    /// hostile header could set. Such tables are zero-initialised: only the pages of the ids used
+    /// are touched.
+    pub fn trust_bound(&mut self) {
+        self.trusted_bound = true;
+    }
+
+    /// See [`Module::trust_bound`].
+    pub fn bound_is_trusted(&self) -> bool {
+        self.trusted_bound
     }
 
     /// Whether [`Module::release_input`] gives pages back from now on (off when loaded: giving

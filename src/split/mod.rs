@@ -335,8 +335,10 @@ impl Finisher<'_> {
             file: image_name.clone(),
             source: Box::new(e),
         };
-        let image_module =
+        let mut image_module =
             Module::from_words(extracted.words, self.big_endian).map_err(in_image)?;
+        // (Assembled here from the checked module: its bound, the source's, is no input's.)
+        image_module.trust_bound();
         let image_entries: Vec<ImageEntry> = plan
             .entries
             .iter()
