@@ -43,6 +43,36 @@ fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     assert_eq!(out.module.to_bytes().unwrap(), bytes);
 }
 
+/// The same bound on a module with markers, split per kernel (its images keep its ids, so their
+/// bound is the same): run under a 1 GB address-space limit (`ulimit -v`), where a table of four
+/// bytes per id (16 GiB) cannot even be reserved, the split writes its images.
+#[test]
+fn split_of_a_declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
+    let mut bytes = std::fs::read(common::fixtures().join("types/image0.input.spv")).unwrap();
+    bytes[12..16].copy_from_slice(&0xFFFF_FF00u32.to_le_bytes());
+    let dir = common::Scratch::new(&format!("spec-link-hostile-{}-split-bound", std::process::id()));
+    let input = dir.join("huge-bound.spv");
+    std::fs::write(&input, &bytes).unwrap();
+    let table = dir.join("out.table");
+    let out = std::process::Command::new("sh")
+        .args([
+            "-c",
+            "ulimit -v 1000000 && exec \"$0\" \"$1\" --split per-kernel -o \"$2\" --no-validate",
+            env!("CARGO_BIN_EXE_spec-link"),
+        ])
+        .arg(&input)
+        .arg(&table)
+        .output()
+        .expect("sh runs");
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let listed = std::fs::read_to_string(&table).unwrap();
+    assert!(listed.lines().count() > 1, "{listed}");
+}
+
 #[test]
 fn deeply_nested_composite_types_are_an_error() {
     let mut defs = String::from("  %n0 = OpTypeStruct %uint\n");

@@ -84,6 +84,11 @@ impl Defs {
         }
     }
 
+    /// Whether the table is indexed by id.
+    pub(crate) fn is_dense(&self) -> bool {
+        !self.dense.is_empty()
+    }
+
     /// Records `id` as defined by instruction `i`; false if it was already defined.
     pub(crate) fn insert(&mut self, id: u32, i: usize) -> bool {
         match self.dense.get_mut(id as usize) {

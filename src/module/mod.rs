@@ -341,10 +341,10 @@ impl Module {
     }
 
     /// Lets the id bound size tables indexed by id however few instructions the module has: for a
-    /// module spec-link assembled itself from one it read (a split image keeps its source's ids,
-    /// so its bound is its source's, far above its own size), never for an input, whose bound a
-    /// hostile header could set. Such tables are zero-initialised: only the pages of the ids used
-    /// are touched.
+    /// module spec-link assembled itself from one whose bound passed the size rule for inputs (a
+    /// split image keeps its source's ids, so its bound is its source's, far above its own size),
+    /// never for an input, whose bound a hostile header could set. Such tables are
+    /// zero-initialised: only the pages of the ids used are touched.
     pub fn trust_bound(&mut self) {
         self.trusted_bound = true;
     }

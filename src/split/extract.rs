@@ -68,7 +68,9 @@ impl<'a> Extractor<'a> {
             module,
             index,
             graph,
-            marks: IdTable::new(bound, (bound as usize).saturating_mul(4).max(1 << 20)),
+            // (Indexed by id when that costs at most four bytes per word of the module: a hostile
+            // bound never sizes it.)
+            marks: IdTable::new(bound, module.word_count().saturating_mul(4).max(1 << 20)),
             generation: 0,
         }
     }

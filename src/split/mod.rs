@@ -244,6 +244,7 @@ pub fn split_each(
         notes: RefCell::new(Vec::new()),
         warnings: aux_warnings,
         lowering_notes: Vec::new(),
+        bound_is_sane: index.defs.is_dense(),
     };
     let mut extractor = extract::Extractor::new(&module, &index, &graph);
     let mut last = None;
@@ -313,6 +314,9 @@ struct Finisher<'a> {
     notes: RefCell<Vec<Diagnostic>>,
     warnings: Vec<Diagnostic>,
     lowering_notes: Vec<Diagnostic>,
+    /// Whether the source's id bound was small enough next to its size for a table indexed by
+    /// id: then its images' is too (they keep its ids), however small they are.
+    bound_is_sane: bool,
 }
 
 impl Finisher<'_> {
@@ -337,8 +341,10 @@ impl Finisher<'_> {
         };
         let mut image_module =
             Module::from_words(extracted.words, self.big_endian).map_err(in_image)?;
-        // (Assembled here from the checked module: its bound, the source's, is no input's.)
-        image_module.trust_bound();
+        // (Assembled here from the checked source, whose bound passed the size rule.)
+        if self.bound_is_sane {
+            image_module.trust_bound();
+        }
         let image_entries: Vec<ImageEntry> = plan
             .entries
             .iter()
