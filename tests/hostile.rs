@@ -50,7 +50,10 @@ fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
 fn split_of_a_declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     let mut bytes = std::fs::read(common::fixtures().join("types/image0.input.spv")).unwrap();
     bytes[12..16].copy_from_slice(&0xFFFF_FF00u32.to_le_bytes());
-    let dir = common::Scratch::new(&format!("spec-link-hostile-{}-split-bound", std::process::id()));
+    let dir = common::Scratch::new(&format!(
+        "spec-link-hostile-{}-split-bound",
+        std::process::id()
+    ));
     let input = dir.join("huge-bound.spv");
     std::fs::write(&input, &bytes).unwrap();
     let table = dir.join("out.table");
