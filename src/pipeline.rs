@@ -30,7 +30,21 @@ pub fn process(inputs: &[Input], options: &Options) -> Result<Output> {
 
 /// [`process`] taking ownership of the inputs, so that a single input's bytes are freed as soon as
 /// they are words (the command line uses this: peak memory stays near twice the module).
-pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output> {
+pub fn process_owned(inputs: Vec<Input>, options: &Options) -> Result<Output> {
+    process_with(inputs, options, None)
+}
+
+/// [`process_owned`] of one input whose module `index` indexes as it is (a split image, indexed
+/// for its property sets): the pipeline takes that index instead of building its own.
+pub(crate) fn process_indexed(input: Input, index: Index, options: &Options) -> Result<Output> {
+    process_with(vec![input], options, Some(index))
+}
+
+fn process_with(
+    mut inputs: Vec<Input>,
+    options: &Options,
+    indexed: Option<Index>,
+) -> Result<Output> {
     if inputs.is_empty() {
         return Err(Error::Unsupported("no input module".into()));
     }
@@ -51,7 +65,10 @@ pub fn process_owned(mut inputs: Vec<Input>, options: &Options) -> Result<Output
         let run = Run::unindexed(module, numbering(options)).map_err(in_file)?;
         return finish(run, &inputs, options, &validator, clock);
     }
-    let index = Index::build(&module).map_err(in_file)?;
+    let index = match indexed {
+        Some(index) if link_report.is_none() => index,
+        _ => Index::build(&module).map_err(in_file)?,
+    };
     clock.lap("index");
     release_input_when_dense(&mut module, &index);
     let markers = markers::find_markers(&module, &index).map_err(in_file)?;

@@ -4,9 +4,9 @@
 //! [`split`] runs, in order: load (and link several inputs, keeping their exports), index,
 //! `graph::ModuleGraph` (once), entry points and groups (`group`), the check that no
 //! `device_image_scope` device global is reached from two groups, then per image: extract
-//! (`extract`), lower its spec constants and validate it with the library pipeline
-//! ([`crate::process_owned`], numbering from 0 per image), and compute its property sets
-//! ([`crate::properties`]).
+//! (`extract`), compute its property sets ([`crate::properties`]), then lower its spec
+//! constants and validate it with the library pipeline ([`crate::process_owned`]'s, given the
+//! image's index from the property sets; numbering from 0 per image).
 
 pub(crate) mod extract;
 pub(crate) mod graph;
@@ -361,10 +361,10 @@ impl Finisher<'_> {
         if inputs_of_image.is_empty() {
             inputs_of_image = (0..self.input_count).collect();
         }
-        // The property sets but the spec constants' first: the image's index is not needed
-        // any more while it is lowered.
+        // The property sets but the spec constants' first; then the image is lowered with the
+        // same index (the image is not changed in between).
+        let image_index = Index::build(&image_module).map_err(in_image)?;
         let base_sets = {
-            let image_index = Index::build(&image_module).map_err(in_image)?;
             let facts = properties::ImageFacts::build(&image_module, &image_index);
             properties::compute(&properties::ImageContext {
                 module: &image_module,
@@ -379,8 +379,9 @@ impl Finisher<'_> {
                 notes: &self.notes,
             })
         };
-        let lowered = crate::process_owned(
-            vec![Input::from_module(image_name.clone(), image_module)],
+        let lowered = crate::pipeline::process_indexed(
+            Input::from_module(image_name.clone(), image_module),
+            image_index,
             &self.image_options,
         )?;
         let validated_with =
