@@ -204,6 +204,19 @@ struct Scan {
 /// Runs `start..end` of instruction indices.
 type Runs = Vec<(u32, u32)>;
 
+/// Each instruction of `module` with its index, as it is now (removed ones left out); read without
+/// the edit lookups when nothing was edited (the index is normally built on an unedited module).
+fn instructions_of(module: &Module) -> impl Iterator<Item = (usize, &[u32])> {
+    let unedited = !module.has_edits();
+    (0..module.len()).filter_map(move |i| {
+        if unedited {
+            Some((i, module.original(i)))
+        } else {
+            module.inst(i).map(|w| (i, w))
+        }
+    })
+}
+
 /// The id checks ([`IdCheck`]): `Err((i, e))` for the first error found at instruction `i` (the
 /// walk stops there); `Ok(Err(..))` when every instruction passes but an id used is never
 /// defined ([`IdCheck::finish`]), which a single pass reports only after the others found
@@ -215,14 +228,7 @@ fn check_ids(module: &Module) -> IdChecks {
     if module.bound_is_trusted() {
         ids.allow_dense_to_bound();
     }
-    let unedited = !module.has_edits();
-    for i in 0..module.len() {
-        let w = if unedited {
-            module.original(i)
-        } else {
-            let Some(w) = module.inst(i) else { continue };
-            w
-        };
+    for (i, w) in instructions_of(module) {
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
     }
     Ok(ids
@@ -240,14 +246,7 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
         module.bound_is_trusted(),
     );
     let mut annotations: Runs = Vec::new();
-    let unedited = !module.has_edits();
-    for i in 0..module.len() {
-        let w = if unedited {
-            module.original(i)
-        } else {
-            let Some(w) = module.inst(i) else { continue };
-            w
-        };
+    for (i, w) in instructions_of(module) {
         let op = inst::opcode(w);
         if let Some(id) = inst::result_id(w) {
             if !defs.insert(id, i) {
@@ -318,14 +317,7 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
     let mut current: Option<Function> = None;
     // (target, instruction) of each OpName; only functions' and types' names are kept.
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
-    let unedited = !module.has_edits();
-    for i in 0..module.len() {
-        let w = if unedited {
-            module.original(i)
-        } else {
-            let Some(w) = module.inst(i) else { continue };
-            w
-        };
+    for (i, w) in instructions_of(module) {
         let op = inst::opcode(w);
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {
