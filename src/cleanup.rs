@@ -46,6 +46,19 @@ fn is_annotation(op: u32) -> bool {
     matches!(op, 5 | 6 | 71 | 72 | 5632 | 5633)
 }
 
+/// In a wave (sorted keys, `inst` the instruction of each) being visited at `k`: prefetches the offset of
+/// the instruction 16 entries ahead, and the words of the one 8 ahead (its offset prefetched 8
+/// steps before). The waves visit scattered definitions, a few cache and TLB misses each.
+#[inline]
+fn prefetch_ahead(module: &Module, wave: &[u64], k: usize, inst: impl Fn(u64) -> usize) {
+    if let Some(&key) = wave.get(k + 16) {
+        module.prefetch_offset(inst(key));
+    }
+    if let Some(&key) = wave.get(k + 8) {
+        module.prefetch_inst(inst(key));
+    }
+}
+
 /// Whether `words` (one or several instructions) defines `id`.
 fn defines(words: &[u32], id: u32) -> bool {
     instructions(words).any(|w| inst::result_id(w) == Some(id))
@@ -358,7 +371,8 @@ impl<'a> Cleanup<'a> {
             );
             wave.sort_unstable();
             let mut behind = ReleaseBehind::default();
-            for &key in &wave {
+            for (k, &key) in wave.iter().enumerate() {
+                prefetch_ahead(module, &wave, k, |key| (key >> 32) as usize);
                 let id = key as u32;
                 behind.passed(module, module.offset_of((key >> 32) as usize));
                 if let Some(i) = dce.removable(module, id) {
@@ -491,7 +505,8 @@ impl<'a> Cleanup<'a> {
                 }));
                 wave.sort_unstable();
                 let mut behind = ReleaseBehind::default();
-                for &key in &wave {
+                for (at, &key) in wave.iter().enumerate() {
+                    prefetch_ahead(module, &wave, at, |key| (key >> 32) as usize - 1);
                     let (k, i) = (key as u32 as usize, (key >> 32) as usize - 1);
                     if dce.count[k] > 0 {
                         continue;
@@ -711,6 +726,7 @@ impl UseCounter<'_> {
         let (module, index) = (self.module, self.index);
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
+        let mut ext_sets = LastExtSet::new(index);
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
         for i in range {
@@ -763,6 +779,17 @@ impl UseCounter<'_> {
                 if !w[1..].iter().any(|&x| live.contains(x)) {
                     continue;
                 }
+                // An extended instruction whose one live word is its instruction number (a
+                // literal, often equal to a small id) when its set says which words are ids: no
+                // use. (Half the instructions of OpenCL.std-heavy modules came to decoding here
+                // for nothing.)
+                if op == OP_EXT_INST
+                    && w.len() >= 5
+                    && !w[1..4].iter().chain(&w[5..]).any(|&x| live.contains(x))
+                    && inst::visit_ext_inst_id_positions(w, ext_sets.get(w[3]), &mut |_| {})
+                {
+                    continue;
+                }
                 hits.clear();
                 index.visit_use_ids(module, w, |id| {
                     if live.contains(id) {
@@ -801,6 +828,33 @@ impl UseCounter<'_> {
             }
         }
         Ok(())
+    }
+}
+
+const OP_EXT_INST: u32 = Op::ExtInst as u32;
+
+/// The extended instruction set of an id, the last one asked for remembered (a module imports
+/// one to three; extended instructions name one of them again and again).
+struct LastExtSet<'a> {
+    index: &'a Index,
+    last: Option<(u32, inst::ExtSet)>,
+}
+
+impl<'a> LastExtSet<'a> {
+    fn new(index: &'a Index) -> Self {
+        LastExtSet { index, last: None }
+    }
+
+    #[inline]
+    fn get(&mut self, id: u32) -> inst::ExtSet {
+        match self.last {
+            Some((last, set)) if last == id => set,
+            _ => {
+                let set = self.index.ext_set_of(id);
+                self.last = Some((id, set));
+                set
+            }
+        }
     }
 }
 
