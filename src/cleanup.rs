@@ -729,9 +729,15 @@ impl UseCounter<'_> {
         let mut ext_sets = LastExtSet::new(index);
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
+        // The input's instructions are walked by their word counts (as the module's own walk
+        // found them: `insts` agrees), not looked up in the offset table one by one.
+        let words = module.original_words();
+        let mut next = range.clone().next().map_or(0, |i| module.offset_of(i));
         for i in range {
-            behind.passed(module, module.offset_of(i));
-            let op = module.opcode(i);
+            let at = next;
+            let op = words[at] & 0xffff;
+            next = at + (words[at] >> 16) as usize;
+            behind.passed(module, at);
             if is_annotation(op) {
                 // Its target keeps nothing alive (names and decorations go with what they
                 // name), but an id a decoration takes as a parameter (`AlignmentId` and the
@@ -773,7 +779,7 @@ impl UseCounter<'_> {
             }
             if !module.is_edited(i) {
                 // The common case, without the edit lookups.
-                let w = module.original(i);
+                let w = &words[at..next];
                 // Some word might be a live candidate's id (a literal may equal one too): then
                 // the id operands.
                 if !w[1..].iter().any(|&x| live.contains(x)) {

@@ -45,6 +45,18 @@ impl BitSet {
         }
     }
 
+    /// Adds every index of `other` (growing to its capacity, a word at a time); false if the two
+    /// sets had an index in common.
+    pub fn union_disjoint(&mut self, other: &BitSet) -> bool {
+        self.grow(other.capacity());
+        let mut disjoint = true;
+        for (a, &b) in self.words.iter_mut().zip(&other.words) {
+            disjoint &= *a & b == 0;
+            *a |= b;
+        }
+        disjoint
+    }
+
     /// Whether `i` is in the set (false at or above the capacity).
     #[inline]
     pub fn contains(&self, i: usize) -> bool {

@@ -224,6 +224,33 @@ impl IdCheck {
         Ok(())
     }
 
+    /// A check that starts at an instruction after the first: `ext_sets` are the extended
+    /// instruction sets the instructions before it import (as they decode its `OpExtInst`s).
+    pub fn continuing(bound: u32, ext_sets: IdMap<u32, inst::ExtSet>) -> Self {
+        IdCheck {
+            ext_sets,
+            ..IdCheck::new(bound)
+        }
+    }
+
+    /// Whether the checks of a module's instructions in two parts — `self` from the first
+    /// instruction, `other` ([`IdCheck::continuing`]) of the rest, in any order of its own —
+    /// neither of which failed, pass as one check of the whole would: no id defined in both, and
+    /// every id either used before defining it defined in one of them. (On a module that passes,
+    /// the order of the walk does not matter: every result below the bound and defined once,
+    /// every used id below the bound and defined somewhere. Which error a module that fails has
+    /// is for a check of the whole to say.)
+    pub fn joins(mut self, other: IdCheck) -> bool {
+        if !self.defined.union_disjoint(other.defined) {
+            return false;
+        }
+        let defined = &self.defined;
+        self.forward
+            .iter()
+            .chain(&other.forward)
+            .all(|&[id, _]| defined.contains(id))
+    }
+
     /// After the last instruction: the first use of an id the module never defines (its
     /// instruction's word offset, and the error).
     pub fn finish(self) -> std::result::Result<(), (usize, Error)> {

@@ -114,6 +114,18 @@ impl IdBits {
         self.dense.capacity() == 0 && self.sparse.is_empty()
     }
 
+    /// Adds every id of `other`; false if the two sets had an id in common.
+    pub fn union_disjoint(&mut self, other: IdBits) -> bool {
+        if other.dense.capacity() > self.dense.capacity() {
+            self.grow(other.dense.capacity());
+        }
+        let mut disjoint = self.dense.union_disjoint(&other.dense);
+        for id in other.sparse {
+            disjoint &= self.insert(id);
+        }
+        disjoint
+    }
+
     /// Takes `id` out.
     pub fn remove(&mut self, id: u32) {
         if (id as usize) < self.dense.capacity() {

@@ -243,16 +243,95 @@ fn instructions_of(module: &Module) -> impl Iterator<Item = (usize, &[u32])> {
 type IdChecks = std::result::Result<std::result::Result<(), (usize, Error)>, (usize, Error)>;
 
 fn check_ids(module: &Module) -> IdChecks {
-    let mut ids = IdCheck::new(module.bound());
-    if module.bound_is_trusted() {
-        ids.allow_dense_to_bound();
-    }
+    let mut ids = new_check(module, IdMap::default());
     for (i, w) in instructions_of(module) {
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
     }
     Ok(ids
         .finish()
         .map_err(|(offset, e)| (module.inst_at_offset(offset), e)))
+}
+
+/// An id check of `module` that knows the extended instruction sets `ext_sets`.
+fn new_check(module: &Module, ext_sets: IdMap<u32, inst::ExtSet>) -> IdCheck {
+    let mut ids = IdCheck::continuing(module.bound(), ext_sets);
+    if module.bound_is_trusted() {
+        ids.allow_dense_to_bound();
+    }
+    ids
+}
+
+/// Instructions per chunk of the id checks shared by the index's two threads.
+const CHECK_CHUNK: usize = 1 << 14;
+
+/// The chunks of the id checks not taken yet: `front..back` (chunk `c` is the instructions
+/// `c * CHECK_CHUNK..`). The first thread takes them from the front; the second, done with
+/// its own passes, from the back.
+type Claims = std::sync::Mutex<(usize, usize)>;
+
+/// Each instruction of the chunk `c` of `module` (see [`instructions_of`]).
+fn chunk_of(module: &Module, c: usize) -> impl Iterator<Item = (usize, &[u32])> {
+    let unedited = !module.has_edits();
+    let start = c.saturating_mul(CHECK_CHUNK).min(module.len());
+    let end = start.saturating_add(CHECK_CHUNK).min(module.len());
+    (start..end).filter_map(move |i| {
+        if unedited {
+            Some((i, module.original(i)))
+        } else {
+            module.inst(i).map(|w| (i, w))
+        }
+    })
+}
+
+/// The id checks of the chunks taken from the front, in order, from the first instruction:
+/// `None` at the first error.
+fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
+    let mut ids = new_check(module, IdMap::default());
+    loop {
+        let c = {
+            let mut claims = claims.lock().ok()?;
+            if claims.0 >= claims.1 {
+                return Some(ids);
+            }
+            claims.0 += 1;
+            claims.0 - 1
+        };
+        for (i, w) in chunk_of(module, c) {
+            ids.inst(w, module.offset_of(i)).ok()?;
+        }
+    }
+}
+
+/// The id checks of the chunks taken from the back, last chunk first (after `scan_defs` and
+/// `scan_rest`, whose `defs` and `ext_sets` it reads): `None` at the first error. A chunk is
+/// taken only when every extended instruction set is imported before it, so that it decodes
+/// `OpExtInst`s as a walk from the start would.
+fn check_back(
+    module: &Module,
+    claims: &Claims,
+    defs: &Defs,
+    ext_sets: &IdMap<u32, inst::ExtSet>,
+) -> Option<IdCheck> {
+    let last_import = ext_sets
+        .keys()
+        .map(|id| defs.get(id).map_or(usize::MAX, |i| i + 1))
+        .max()
+        .unwrap_or(0);
+    let mut ids = new_check(module, ext_sets.clone());
+    loop {
+        let c = {
+            let mut claims = claims.lock().ok()?;
+            let c = claims.1.checked_sub(1)?;
+            if c < claims.0 || c.saturating_mul(CHECK_CHUNK) < last_import {
+                return Some(ids);
+            }
+            claims.1 = c;
+            c
+        };
+        for (i, w) in chunk_of(module, c) {
+            ids.inst(w, module.offset_of(i)).ok()?;
+        }
+    }
 }
 
 /// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
@@ -489,21 +568,48 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
 }
 
 impl Index {
-    /// Builds the index in one pass over the instructions.
+    /// Builds the index of `module`.
     pub fn build(module: &Module) -> Result<Index> {
-        // Two passes over the instructions: which instruction defines each id, and everything
-        // else. On big modules they run on two threads; the first error in instruction order wins.
-        let (ids, defs, rest) = if module.len() >= PARALLEL_INDEX_MIN {
-            std::thread::scope(|scope| {
-                let ids = scope.spawn(|| check_ids(module));
+        Self::build_on(module, module.len() >= PARALLEL_INDEX_MIN)
+    }
+
+    /// [`Index::build`], on two threads or one.
+    fn build_on(module: &Module, two_threads: bool) -> Result<Index> {
+        // Three passes over the instructions: the id checks, which instruction defines each id,
+        // and everything else. On big modules they run on two threads: the id checks on the
+        // first, the other two on the second, which then takes its share of the id checks from
+        // the back (the id checks take about as long as the two others together; how much
+        // longer depends on the module). The first error in instruction order wins: a module
+        // whose shared checks do not pass as one is checked again by one walk, which says
+        // which error comes first.
+        let (ids, defs, rest) = if two_threads {
+            let chunks = module.len().div_ceil(CHECK_CHUNK);
+            let claims: Claims = std::sync::Mutex::new((0, chunks));
+            let (front, back, defs, rest) = std::thread::scope(|scope| {
+                let front = scope.spawn(|| check_front(module, &claims));
                 let defs = scan_defs(module);
                 let rest = scan_rest(module);
-                (ids.join(), defs, rest)
-            })
+                let back = match (&defs, &rest) {
+                    (Ok((d, _)), Ok((ix, _))) => check_back(module, &claims, d, &ix.ext_sets),
+                    _ => None,
+                };
+                (front.join(), back, defs, rest)
+            });
+            let front =
+                front.map_err(|_| Error::PostCondition("the indexing thread failed".into()))?;
+            let passed = match (front, back) {
+                (Some(front), Some(back)) => front.joins(back),
+                _ => false,
+            };
+            let ids = if passed {
+                Ok(Ok(()))
+            } else {
+                check_ids(module)
+            };
+            (ids, defs, rest)
         } else {
-            (Ok(check_ids(module)), scan_defs(module), scan_rest(module))
+            (check_ids(module), scan_defs(module), scan_rest(module))
         };
-        let ids = ids.map_err(|_| Error::PostCondition("the indexing thread failed".into()))?;
         let defs = first_of(ids, defs);
         let (mut ix, scan) = match (defs, rest) {
             (Ok((d, a)), Ok((mut ix, scan))) => {
@@ -767,5 +873,90 @@ mod tests {
         assert!(e.contains("id %9 is never defined"), "{e}");
         let e = error_of(&[int, ptr, above, twice]);
         assert!(e.contains("id %20 is not below"), "{e}");
+    }
+
+    /// On two threads, the id checks are shared: the first thread walks chunks from the front,
+    /// the second (after its passes) from the back. Every module gives what one thread gives:
+    /// the same index or the same error, wherever in the module the ids are defined, used,
+    /// defined twice, never defined or above the bound, and wherever the extended instruction
+    /// sets are imported.
+    #[test]
+    fn two_threads_give_what_one_gives() {
+        const N: usize = 3 * CHECK_CHUNK + 100;
+        let int = build(Op::TypeInt, &[1, 32, 0]);
+        let ptr = build(Op::TypePointer, &[2, 7, 1]);
+        let import = |id: u32| {
+            let mut ops = vec![id];
+            ops.extend(inst::string_words(b"OpenCL.std"));
+            build(Op::ExtInstImport, &ops)
+        };
+        // fabs (OpenCL.std 23) of %11 from set %5: ids at words 1, 3 and 5 only.
+        let ext = |result: u32| build(Op::ExtInst, &[1, result, 5, 23, 11]);
+        let constant = |id: u32| build(Op::Constant, &[1, id, 7]);
+        let run = |placed: &[(usize, Vec<u32>)]| {
+            let mut insts: Vec<Vec<u32>> = vec![build(Op::Nop, &[]); N];
+            for (at, w) in placed {
+                insts[*at] = w.clone();
+            }
+            let mut words = vec![super::super::MAGIC, 0x0001_0000, 0, 30, 0];
+            for w in &insts {
+                words.extend_from_slice(w);
+            }
+            let module = Module::from_words(words, false).map_err(|e| e.to_string())?;
+            let one = Index::build_on(&module, false).map(|ix| ix.defs.get(&12));
+            let two = Index::build_on(&module, true).map(|ix| ix.defs.get(&12));
+            let (one, two) = (
+                one.map_err(|e| e.to_string()),
+                two.map_err(|e| e.to_string()),
+            );
+            assert_eq!(one, two, "{placed:?}");
+            one
+        };
+        let (front, back) = (5, N - 10);
+        let base = [(0, int.clone()), (1, ptr.clone()), (2, import(5))];
+        let with = |more: &[(usize, Vec<u32>)]| {
+            let mut all = base.to_vec();
+            all.extend_from_slice(more);
+            run(&all)
+        };
+        // Defined in front, used at the back, and the other way round: fine.
+        assert_eq!(
+            with(&[(front, constant(11)), (back, ext(12))]),
+            Ok(Some(back))
+        );
+        assert_eq!(
+            with(&[(front, ext(12)), (back, constant(11))]),
+            Ok(Some(front))
+        );
+        // Defined in front and again at the back.
+        let e = with(&[(front, constant(11)), (back, constant(11))]);
+        assert!(e.is_err_and(|e| e.contains("id %11 is defined twice")));
+        // Never defined, used at the back; with an id above the bound in front too.
+        let e = with(&[(back, ext(12))]);
+        assert!(e.is_err_and(|e| e.contains("id %11 is never defined")));
+        let e = with(&[
+            (front, build(Op::Variable, &[2, 4, 7, 40])),
+            (back, ext(12)),
+        ]);
+        assert!(e.is_err_and(|e| e.contains("id %40 is not below")));
+        // (An id never defined is reported only when nothing else is wrong.)
+        let e = with(&[
+            (back, build(Op::Variable, &[2, 4, 7, 40])),
+            (front + 1, ext(12)),
+        ]);
+        assert!(e.is_err_and(|e| e.contains("id %40 is not below")));
+        // The set imported at the back: extended instructions before it are decoded as an
+        // unknown set's (result type and set only), those after it by OpenCL.std.
+        let late = [
+            (0, int.clone()),
+            (1, ptr.clone()),
+            (front, ext(12)),
+            (back, import(5)),
+        ];
+        assert_eq!(run(&late), Ok(Some(front)));
+        let mut after = late.to_vec();
+        after.push((back + 2, ext(13)));
+        let e = run(&after);
+        assert!(e.is_err_and(|e| e.contains("id %11 is never defined")));
     }
 }
