@@ -33,8 +33,10 @@ type Forward = [u32; 2];
 pub struct IdCheck {
     bound: u32,
     defined: IdBits,
-    /// Ids noted in `forward`.
+    /// Ids used before their definition (each in `forward` too when `where_noted`).
     noted: IdBits,
+    /// Whether `forward` keeps where each id in `noted` was first used (for the error).
+    where_noted: bool,
     forward: Vec<Forward>,
     /// `(first entry of forward, opcode)` of each run of entries of one opcode.
     forward_ops: Vec<(u32, u32)>,
@@ -96,6 +98,7 @@ impl IdCheck {
             bound,
             defined: IdBits::default(),
             noted: IdBits::default(),
+            where_noted: true,
             forward: Vec::new(),
             forward_ops: Vec::new(),
             ext_sets: IdMap::default(),
@@ -127,7 +130,10 @@ impl IdCheck {
     fn used(&mut self, id: u32, offset: usize, op: u32) {
         if id >= self.bound {
             self.above.get_or_insert(id);
-        } else if !self.defined.contains(id) && self.noted.insert_growing(id, self.limit_bits) {
+        } else if !self.defined.contains(id)
+            && self.noted.insert_growing(id, self.limit_bits)
+            && self.where_noted
+        {
             if self.forward_ops.last().is_none_or(|&(_, o)| o != op) {
                 self.forward_ops.push((self.forward.len() as u32, op));
             }
@@ -226,29 +232,31 @@ impl IdCheck {
 
     /// A check that starts at an instruction after the first: `ext_sets` are the extended
     /// instruction sets the instructions before it import (as they decode its `OpExtInst`s).
+    /// It notes which ids are used before their definition, not where (only
+    /// [`IdCheck::joins`] reads it: nearly every id the instructions before it define is such,
+    /// and a position each came to ~0.8 MB on a 10 MB module).
     pub fn continuing(bound: u32, ext_sets: IdMap<u32, inst::ExtSet>) -> Self {
         IdCheck {
             ext_sets,
+            where_noted: false,
             ..IdCheck::new(bound)
         }
     }
 
-    /// Whether the checks of a module's instructions in two parts — `self` from the first
-    /// instruction, `other` ([`IdCheck::continuing`]) of the rest, in any order of its own —
-    /// neither of which failed, pass as one check of the whole would: no id defined in both, and
-    /// every id either used before defining it defined in one of them. (On a module that passes,
-    /// the order of the walk does not matter: every result below the bound and defined once,
-    /// every used id below the bound and defined somewhere. Which error a module that fails has
-    /// is for a check of the whole to say.)
+    /// Whether the checks of a module's instructions in two parts — `self` ([`IdCheck::new`])
+    /// from the first instruction, `other` ([`IdCheck::continuing`]) of the rest, in any order
+    /// of its own — neither of which failed, pass as one check of the whole would: no id
+    /// defined in both, and every id either used before defining it defined in one of them. (On
+    /// a module that passes, the order of the walk does not matter: every result below the
+    /// bound and defined once, every used id below the bound and defined somewhere. Which error
+    /// a module that fails has is for a check of the whole to say.)
     pub fn joins(mut self, other: IdCheck) -> bool {
         if !self.defined.union_disjoint(other.defined) {
             return false;
         }
         let defined = &self.defined;
-        self.forward
-            .iter()
-            .chain(&other.forward)
-            .all(|&[id, _]| defined.contains(id))
+        self.forward.iter().all(|&[id, _]| defined.contains(id))
+            && other.noted.all(|id| defined.contains(id))
     }
 
     /// After the last instruction: the first use of an id the module never defines (its

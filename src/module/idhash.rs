@@ -126,6 +126,11 @@ impl IdBits {
         disjoint
     }
 
+    /// Whether `f` holds for every id in the set.
+    pub fn all(&self, mut f: impl FnMut(u32) -> bool) -> bool {
+        self.dense.iter().all(|i| f(i as u32)) && self.sparse.iter().all(|&id| f(id))
+    }
+
     /// Takes `id` out.
     pub fn remove(&mut self, id: u32) {
         if (id as usize) < self.dense.capacity() {

@@ -243,22 +243,16 @@ fn instructions_of(module: &Module) -> impl Iterator<Item = (usize, &[u32])> {
 type IdChecks = std::result::Result<std::result::Result<(), (usize, Error)>, (usize, Error)>;
 
 fn check_ids(module: &Module) -> IdChecks {
-    let mut ids = new_check(module, IdMap::default());
+    let mut ids = IdCheck::new(module.bound());
+    if module.bound_is_trusted() {
+        ids.allow_dense_to_bound();
+    }
     for (i, w) in instructions_of(module) {
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
     }
     Ok(ids
         .finish()
         .map_err(|(offset, e)| (module.inst_at_offset(offset), e)))
-}
-
-/// An id check of `module` that knows the extended instruction sets `ext_sets`.
-fn new_check(module: &Module, ext_sets: IdMap<u32, inst::ExtSet>) -> IdCheck {
-    let mut ids = IdCheck::continuing(module.bound(), ext_sets);
-    if module.bound_is_trusted() {
-        ids.allow_dense_to_bound();
-    }
-    ids
 }
 
 /// Instructions per chunk of the id checks shared by the index's two threads.
@@ -286,7 +280,10 @@ fn chunk_of(module: &Module, c: usize) -> impl Iterator<Item = (usize, &[u32])> 
 /// The id checks of the chunks taken from the front, in order, from the first instruction:
 /// `None` at the first error.
 fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
-    let mut ids = new_check(module, IdMap::default());
+    let mut ids = IdCheck::new(module.bound());
+    if module.bound_is_trusted() {
+        ids.allow_dense_to_bound();
+    }
     loop {
         let c = {
             let mut claims = claims.lock().ok()?;
@@ -317,7 +314,12 @@ fn check_back(
         .map(|id| defs.get(id).map_or(usize::MAX, |i| i + 1))
         .max()
         .unwrap_or(0);
-    let mut ids = new_check(module, ext_sets.clone());
+    let mut ids = IdCheck::continuing(module.bound(), ext_sets.clone());
+    // (Its sets at their full size at once when the definitions table is: the bound is sane.
+    // Grown by doubling from the back's first ids, they left spare copies behind.)
+    if module.bound_is_trusted() || defs.is_dense() {
+        ids.allow_dense_to_bound();
+    }
     loop {
         let c = {
             let mut claims = claims.lock().ok()?;
