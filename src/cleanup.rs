@@ -726,7 +726,6 @@ impl UseCounter<'_> {
         let (module, index) = (self.module, self.index);
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
-        let mut ext_sets = LastExtSet::new(index);
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
         // The input's instructions are walked by their word counts (as the module's own walk
@@ -792,7 +791,7 @@ impl UseCounter<'_> {
                 if op == OP_EXT_INST
                     && w.len() >= 5
                     && !w[1..4].iter().chain(&w[5..]).any(|&x| live.contains(x))
-                    && inst::visit_ext_inst_id_positions(w, ext_sets.get(w[3]), &mut |_| {})
+                    && inst::visit_ext_inst_id_positions(w, index.ext_set_of(w[3]), &mut |_| {})
                 {
                     continue;
                 }
@@ -838,31 +837,6 @@ impl UseCounter<'_> {
 }
 
 const OP_EXT_INST: u32 = Op::ExtInst as u32;
-
-/// The extended instruction set of an id, the last one asked for remembered (a module imports
-/// one to three; extended instructions name one of them again and again).
-struct LastExtSet<'a> {
-    index: &'a Index,
-    last: Option<(u32, inst::ExtSet)>,
-}
-
-impl<'a> LastExtSet<'a> {
-    fn new(index: &'a Index) -> Self {
-        LastExtSet { index, last: None }
-    }
-
-    #[inline]
-    fn get(&mut self, id: u32) -> inst::ExtSet {
-        match self.last {
-            Some((last, set)) if last == id => set,
-            _ => {
-                let set = self.index.ext_set_of(id);
-                self.last = Some((id, set));
-                set
-            }
-        }
-    }
-}
 
 /// Post-condition: no marker declaration and no call to one survives (every call of the input is
 /// in [`Index::calls`], and lowering adds none).

@@ -226,8 +226,16 @@ type Runs = Vec<(u32, u32)>;
 /// Each instruction of `module` with its index, as it is now (removed ones left out); read without
 /// the edit lookups when nothing was edited (the index is normally built on an unedited module).
 fn instructions_of(module: &Module) -> impl Iterator<Item = (usize, &[u32])> {
+    instructions_in(module, 0..module.len())
+}
+
+/// [`instructions_of`] for the instructions `range` (within the module).
+fn instructions_in(
+    module: &Module,
+    range: std::ops::Range<usize>,
+) -> impl Iterator<Item = (usize, &[u32])> {
     let unedited = !module.has_edits();
-    (0..module.len()).filter_map(move |i| {
+    range.filter_map(move |i| {
         if unedited {
             Some((i, module.original(i)))
         } else {
@@ -243,10 +251,7 @@ fn instructions_of(module: &Module) -> impl Iterator<Item = (usize, &[u32])> {
 type IdChecks = std::result::Result<std::result::Result<(), (usize, Error)>, (usize, Error)>;
 
 fn check_ids(module: &Module) -> IdChecks {
-    let mut ids = IdCheck::new(module.bound());
-    if module.bound_is_trusted() {
-        ids.allow_dense_to_bound();
-    }
+    let mut ids = check_from_start(module);
     for (i, w) in instructions_of(module) {
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
     }
@@ -263,27 +268,26 @@ const CHECK_CHUNK: usize = 1 << 14;
 /// its own passes, from the back.
 type Claims = std::sync::Mutex<(usize, usize)>;
 
-/// Each instruction of the chunk `c` of `module` (see [`instructions_of`]).
-fn chunk_of(module: &Module, c: usize) -> impl Iterator<Item = (usize, &[u32])> {
-    let unedited = !module.has_edits();
+/// Checks chunk `c` of `module` with `ids`: false at the first error.
+fn check_chunk(ids: &mut IdCheck, module: &Module, c: usize) -> bool {
     let start = c.saturating_mul(CHECK_CHUNK).min(module.len());
     let end = start.saturating_add(CHECK_CHUNK).min(module.len());
-    (start..end).filter_map(move |i| {
-        if unedited {
-            Some((i, module.original(i)))
-        } else {
-            module.inst(i).map(|w| (i, w))
-        }
-    })
+    instructions_in(module, start..end).all(|(i, w)| ids.inst(w, module.offset_of(i)).is_ok())
+}
+
+/// A check from the first instruction of `module`.
+fn check_from_start(module: &Module) -> IdCheck {
+    let mut ids = IdCheck::new(module.bound());
+    if module.bound_is_trusted() {
+        ids.allow_dense_to_bound();
+    }
+    ids
 }
 
 /// The id checks of the chunks taken from the front, in order, from the first instruction:
 /// `None` at the first error.
 fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
-    let mut ids = IdCheck::new(module.bound());
-    if module.bound_is_trusted() {
-        ids.allow_dense_to_bound();
-    }
+    let mut ids = check_from_start(module);
     loop {
         let c = {
             let mut claims = claims.lock().ok()?;
@@ -293,8 +297,8 @@ fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
             claims.0 += 1;
             claims.0 - 1
         };
-        for (i, w) in chunk_of(module, c) {
-            ids.inst(w, module.offset_of(i)).ok()?;
+        if !check_chunk(&mut ids, module, c) {
+            return None;
         }
     }
 }
@@ -330,8 +334,8 @@ fn check_back(
             claims.1 = c;
             c
         };
-        for (i, w) in chunk_of(module, c) {
-            ids.inst(w, module.offset_of(i)).ok()?;
+        if !check_chunk(&mut ids, module, c) {
+            return None;
         }
     }
 }
