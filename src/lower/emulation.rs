@@ -177,11 +177,9 @@ fn add_buffer_parameters(
     buffer_ty: u32,
 ) -> Result<BTreeMap<u32, u32>> {
     let mut param_of: BTreeMap<u32, u32> = BTreeMap::new();
-    // (These loops read the input forward, mostly: its pages go behind them.)
-    let mut behind = ReleaseBehind::default();
+    let mut edited = headers_and_last_params(module, index, threaded);
     for &f in threaded {
         let func = function(index, f)?;
-        behind.passed(module, module.offset_of(func.start));
         let p = ids.alloc()?;
         param_of.insert(f, p);
         // New function type: the old parameters plus the buffer.
@@ -201,18 +199,14 @@ fn add_buffer_parameters(
         ops.extend_from_slice(&old_ty[3..]);
         ops.push(buffer_ty);
         let new_ty = intern.get(module, ids, Op::TypeFunction, None, &ops)?;
-        let mut header = module
-            .inst(func.start)
-            .map(|w| w.to_vec())
-            .unwrap_or_default();
+        let (mut header, last) = edited.remove(&f).unwrap_or_default();
         if header.len() >= 5 {
             header[4] = new_ty;
         }
         let param = build(Op::FunctionParameter, &[buffer_ty, p]);
-        match func.params.last().and_then(|last| index.defs.get(last)) {
-            Some(li) => {
+        match last {
+            Some((li, mut w)) => {
                 module.replace(func.start, header);
-                let mut w = module.inst(li).map(|w| w.to_vec()).unwrap_or_default();
                 w.extend(param);
                 module.replace(li, w);
             }
@@ -228,32 +222,93 @@ fn add_buffer_parameters(
     Ok(param_of)
 }
 
+/// A function's header words, and its last parameter's instruction and words (if it has
+/// parameters).
+type HeaderAndLastParam = (Vec<u32>, Option<(usize, Vec<u32>)>);
+
+/// The header and the last parameter (its instruction and words, if it has parameters) of each
+/// function in `threaded`, read in module order: the functions are visited by id, and their
+/// reads in that order mapped the input back page after page all over (a function's header
+/// and parameters are one page or two; the kernel maps 64 KiB around each first read). In
+/// module order its pages go behind the reads.
+fn headers_and_last_params(
+    module: &Module,
+    index: &Index,
+    threaded: &BTreeSet<u32>,
+) -> IdMap<u32, HeaderAndLastParam> {
+    let mut at: Vec<(usize, u32)> = threaded
+        .iter()
+        .filter_map(|&f| Some((function(index, f).ok()?.start, f)))
+        .collect();
+    at.sort_unstable();
+    let words = |i: usize| module.inst(i).map(|w| w.to_vec()).unwrap_or_default();
+    let mut behind = ReleaseBehind::default();
+    let mut edited = IdMap::default();
+    for (start, f) in at {
+        behind.passed(module, module.offset_of(start));
+        let last = function(index, f)
+            .ok()
+            .and_then(|func| func.params.last())
+            .and_then(|last| index.defs.get(last))
+            .map(|li| (li, words(li)));
+        edited.insert(f, (words(start), last));
+    }
+    edited
+}
+
 /// Every call to a threaded function passes the caller's buffer.
 fn pass_buffer_at_calls(
     module: &mut Module,
     callers: &IdMap<u32, Vec<(u32, usize)>>,
     param_of: &BTreeMap<u32, u32>,
 ) -> Result<()> {
+    // The call sites by callee, as the error names the first (callee order); read and edited in
+    // module order, the input's pages going behind (see `headers_and_last_params`).
+    let sites: Vec<(u32, usize)> = param_of
+        .keys()
+        .flat_map(|f| callers.get(f).into_iter().flatten().copied())
+        .collect();
+    let mut in_order: Vec<usize> = (0..sites.len()).collect();
+    in_order.sort_unstable_by_key(|&k| sites[k].1);
+    let mut calls: Vec<Option<Result<Vec<u32>>>> = Vec::new();
+    calls.resize_with(sites.len(), || None);
     let mut behind = ReleaseBehind::default();
-    for &f in param_of.keys() {
-        for &(caller, ci) in callers.get(&f).into_iter().flatten() {
-            behind.passed(module, module.offset_of(ci));
-            let p = *param_of
-                .get(&caller)
-                .ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
-            let old = module.inst(ci).unwrap_or_default();
-            let mut w = inst::try_build(Op::FunctionCall, old.get(1..).unwrap_or_default())?;
-            w.push(p);
-            w[0] = inst::head(Op::FunctionCall, w.len());
-            if w.len() > inst::MAX_WORDS {
-                return Err(Error::Lower(format!(
-                    "a call in %{caller} cannot take the buffer parameter: it already has the most operands an instruction can hold"
-                )));
-            }
-            module.replace(ci, w);
+    for &k in &in_order {
+        let (caller, ci) = sites[k];
+        behind.passed(module, module.offset_of(ci));
+        calls[k] = Some(call_passing_buffer(module, param_of, caller, ci));
+    }
+    if let Some(e) = calls.iter_mut().find_map(|c| c.take_if(|c| c.is_err())) {
+        return e.map(|_| ());
+    }
+    for k in in_order {
+        if let Some(Ok(w)) = calls[k].take() {
+            module.replace(sites[k].1, w);
         }
     }
     Ok(())
+}
+
+/// The call at instruction `ci` of `caller`, passing the caller's buffer parameter.
+fn call_passing_buffer(
+    module: &Module,
+    param_of: &BTreeMap<u32, u32>,
+    caller: u32,
+    ci: usize,
+) -> Result<Vec<u32>> {
+    let p = *param_of
+        .get(&caller)
+        .ok_or_else(|| Error::Lower(format!("caller %{caller} was not threaded")))?;
+    let old = module.inst(ci).unwrap_or_default();
+    let mut w = inst::try_build(Op::FunctionCall, old.get(1..).unwrap_or_default())?;
+    w.push(p);
+    w[0] = inst::head(Op::FunctionCall, w.len());
+    if w.len() > inst::MAX_WORDS {
+        return Err(Error::Lower(format!(
+            "a call in %{caller} cannot take the buffer parameter: it already has the most operands an instruction can hold"
+        )));
+    }
+    Ok(w)
 }
 
 /// Where the calls find their buffer.

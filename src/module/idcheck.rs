@@ -238,9 +238,17 @@ impl IdCheck {
     pub fn continuing(bound: u32, ext_sets: IdMap<u32, inst::ExtSet>) -> Self {
         IdCheck {
             ext_sets,
-            where_noted: false,
             ..IdCheck::new(bound)
         }
+        .without_positions()
+    }
+
+    /// Notes which ids are used before their definition, not where: for a check whose errors
+    /// a check of the whole says again ([`IdCheck::joins`] reads only which). A position each
+    /// is 8 bytes an id: on real modules nearly every named or decorated one.
+    pub fn without_positions(mut self) -> Self {
+        self.where_noted = false;
+        self
     }
 
     /// Whether the checks of a module's instructions in two parts — `self` ([`IdCheck::new`])
@@ -255,8 +263,7 @@ impl IdCheck {
             return false;
         }
         let defined = &self.defined;
-        self.forward.iter().all(|&[id, _]| defined.contains(id))
-            && other.noted.all(|id| defined.contains(id))
+        self.noted.all(|id| defined.contains(id)) && other.noted.all(|id| defined.contains(id))
     }
 
     /// After the last instruction: the first use of an id the module never defines (its

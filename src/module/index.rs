@@ -212,9 +212,23 @@ fn malformed(module: &Module, i: usize, message: impl Into<String>) -> Error {
 /// Modules with at least this many instructions are indexed on two threads.
 const PARALLEL_INDEX_MIN: usize = 200_000;
 
+/// Whether `target` is defined (by `defs`) as a function or a type: the ids whose names the
+/// index keeps (for messages and marker matching).
+fn names_function_or_type(module: &Module, defs: &Defs, target: u32) -> bool {
+    defs.get(&target)
+        .map(|d| module.opcode(d))
+        .is_some_and(|op| {
+            op == Op::Function as u32
+                || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+        })
+}
+
+/// Instructions between [`scan_rest`]'s looks at how far the other passes are.
+const RELEASE_EVERY: usize = 1 << 12;
+
 /// What [`scan_rest`] gathers besides the [`Index`] fields.
 struct Scan {
-    /// (target, instruction) of each OpName; only functions' and types' names are kept.
+    /// (target, instruction) of each OpName of a function or a type.
     name_insts: Vec<(u32, u32)>,
     last_preamble: Option<usize>,
     last_before_annotations: Option<usize>,
@@ -287,7 +301,9 @@ fn check_from_start(module: &Module) -> IdCheck {
 /// The id checks of the chunks taken from the front, in order, from the first instruction:
 /// `None` at the first error.
 fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
-    let mut ids = check_from_start(module);
+    // (Where an id is used before its definition is for the check of the whole to say, when
+    // the shared checks do not join.)
+    let mut ids = check_from_start(module).without_positions();
     loop {
         let c = {
             let mut claims = claims.lock().ok()?;
@@ -410,7 +426,17 @@ fn first_of(
 }
 
 /// Everything else of the index, in one pass.
-fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Error)> {
+/// `defs`: [`scan_defs`]'s table, when it passed (the names of ids it defines as functions or
+/// types are gathered; without it, none). `others_done()`: the instruction before which every
+/// other pass of the index is done; the input's pages behind both are given back as it goes
+/// (when the module gives its input back, see [`Module::release_input`]).
+fn scan_rest(
+    module: &Module,
+    defs: Option<&Defs>,
+    others_done: &dyn Fn() -> usize,
+) -> std::result::Result<(Index, Scan), (usize, Error)> {
+    let mut behind = super::ReleaseBehind::default();
+    let releasing = module.releases_input();
     let mut ix = Index {
         globals_end: module.len(),
         ..Default::default()
@@ -419,9 +445,12 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
     let mut last_before_annotations: Option<usize> = None;
     let mut seen_annotation = false;
     let mut current: Option<Function> = None;
-    // (target, instruction) of each OpName; only functions' and types' names are kept.
+    // (target, instruction) of each OpName of a function or a type.
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
     for (i, w) in instructions_of(module) {
+        if releasing && i % RELEASE_EVERY == 0 {
+            behind.passed(module, module.offset_of(i.min(others_done())));
+        }
         let op = inst::opcode(w);
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {
@@ -473,7 +502,12 @@ fn scan_rest(module: &Module) -> std::result::Result<(Index, Scan), (usize, Erro
                 if !w[2..].iter().any(|x| x.to_le_bytes().contains(&0)) {
                     return Err((i, malformed(module, i, "unterminated string")));
                 }
-                name_insts.push((w[1], i as u32));
+                // (Only a function's or a type's: the definitions are known, so the others
+                // are not kept even for a while — one entry a name came to ~0.5 MB on an 8.5 MB
+                // module, at the index's peak.)
+                if defs.is_some_and(|d| names_function_or_type(module, d, w[1])) {
+                    name_insts.push((w[1], i as u32));
+                }
             }
             OP_MEMBER_NAME
             | OP_MEMBER_DECORATE
@@ -594,7 +628,13 @@ impl Index {
             let (front, back, defs, rest) = std::thread::scope(|scope| {
                 let front = scope.spawn(|| check_front(module, &claims));
                 let defs = scan_defs(module);
-                let rest = scan_rest(module);
+                // (The first thread is done with the chunks before the one it checks.)
+                let front_done = || {
+                    claims
+                        .lock()
+                        .map_or(0, |c| c.0.saturating_sub(1).saturating_mul(CHECK_CHUNK))
+                };
+                let rest = scan_rest(module, defs.as_ref().ok().map(|(d, _)| d), &front_done);
                 let back = match (&defs, &rest) {
                     (Ok((d, _)), Ok((ix, _))) => check_back(module, &claims, d, &ix.ext_sets),
                     _ => None,
@@ -614,7 +654,10 @@ impl Index {
             };
             (ids, defs, rest)
         } else {
-            (check_ids(module), scan_defs(module), scan_rest(module))
+            let ids = check_ids(module);
+            let defs = scan_defs(module);
+            let rest = scan_rest(module, defs.as_ref().ok().map(|(d, _)| d), &|| usize::MAX);
+            (ids, defs, rest)
         };
         let defs = first_of(ids, defs);
         let (mut ix, scan) = match (defs, rest) {
@@ -629,20 +672,12 @@ impl Index {
         // Names are only read for functions and types (messages, marker matching): keep those,
         // the first of each.
         for (target, i) in scan.name_insts {
-            let is_function_or_type =
-                ix.defs
-                    .get(&target)
-                    .map(|d| module.opcode(d))
-                    .is_some_and(|op| {
-                        op == Op::Function as u32
-                            || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
-                    });
-            if is_function_or_type && !ix.names.contains_key(&target) {
+            if let std::collections::hash_map::Entry::Vacant(slot) = ix.names.entry(target) {
                 if let Some((s, _)) = module
                     .inst(i as usize)
                     .and_then(|w| inst::read_string(&w[2..]))
                 {
-                    ix.names.insert(target, s);
+                    slot.insert(s);
                 }
             }
         }
@@ -886,6 +921,93 @@ mod tests {
     /// the same index or the same error, wherever in the module the ids are defined, used,
     /// defined twice, never defined or above the bound, and wherever the extended instruction
     /// sets are imported.
+    /// What an index says of a module, for comparing two.
+    fn summary(module: &Module, ix: &Index) -> String {
+        let defs: Vec<Option<usize>> = (0..module.bound()).map(|id| ix.defs.get(&id)).collect();
+        let mut names: Vec<(u32, String)> = ix
+            .names
+            .iter()
+            .map(|(&id, s)| (id, String::from_utf8_lossy(s).into_owned()))
+            .collect();
+        names.sort();
+        format!(
+            "{defs:?} {names:?} {:?} {:?} {:?} {} {} {} {:?}",
+            ix.calls,
+            ix.functions,
+            ix.entry_points,
+            ix.globals_end,
+            ix.names_end,
+            ix.annotation_end,
+            ix.annotations,
+        )
+    }
+
+    #[test]
+    fn an_input_given_back_as_it_is_indexed_indexes_the_same() {
+        // Functions each calling the one before, every one named up front: ~400 KiB, so that
+        // the last pass gives pages back behind itself.
+        const FUNCTIONS: u32 = 8_000;
+        let id = |k: u32, part: u32| 10 + 3 * k + part;
+        let mut insts = vec![
+            build(Op::Capability, &[spirv::Capability::Addresses as u32]),
+            build(Op::Capability, &[spirv::Capability::Kernel as u32]),
+            build(Op::MemoryModel, &[2, 2]),
+        ];
+        for k in 0..FUNCTIONS {
+            let mut ops = vec![id(k, 0)];
+            ops.extend(inst::string_words(format!("f{k}").as_bytes()));
+            insts.push(build(Op::Name, &ops));
+        }
+        insts.push(build(Op::TypeVoid, &[1]));
+        insts.push(build(Op::TypeFunction, &[2, 1]));
+        for k in 0..FUNCTIONS {
+            insts.push(build(Op::Function, &[1, id(k, 0), 0, 2]));
+            insts.push(build(Op::Label, &[id(k, 1)]));
+            if k > 0 {
+                insts.push(build(Op::FunctionCall, &[1, id(k, 2), id(k - 1, 0)]));
+            }
+            insts.push(build(Op::Return, &[]));
+            insts.push(build(Op::FunctionEnd, &[]));
+        }
+        let mut words = vec![super::super::MAGIC, 0x0001_0000, 0, id(FUNCTIONS, 0), 0];
+        insts.iter().for_each(|w| words.extend_from_slice(w));
+        let path =
+            std::env::temp_dir().join(format!("spec-link-unit-{}-index.spv", std::process::id()));
+        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+        let mapped = std::fs::write(&path, bytes)
+            .and_then(|()| std::fs::File::open(&path))
+            .ok()
+            .and_then(|f| Module::map_file(&f));
+        let _ = std::fs::remove_file(&path);
+        let loaded = (mapped, Module::from_words(words, false));
+        assert!(
+            matches!(loaded, (Some(Ok(_)), Ok(_))),
+            "the test module does not map or load"
+        );
+        let (Some(Ok(mut given_back)), Ok(kept)) = loaded else {
+            return;
+        };
+        given_back.set_releasing(true);
+        assert!(
+            given_back.releases_input(),
+            "a mapped module does not give its input back"
+        );
+        let expected = Index::build_on(&kept, false)
+            .map(|ix| summary(&kept, &ix))
+            .map_err(|e| e.to_string());
+        assert!(
+            expected.is_ok(),
+            "the test module does not index: {expected:?}"
+        );
+        assert!(expected.as_ref().is_ok_and(|s| s.contains("\"f7999\"")));
+        for two_threads in [false, true] {
+            let got = Index::build_on(&given_back, two_threads)
+                .map(|ix| summary(&given_back, &ix))
+                .map_err(|e| e.to_string());
+            assert!(got == expected, "two threads: {two_threads}");
+        }
+    }
+
     #[test]
     fn two_threads_give_what_one_gives() {
         const N: usize = 3 * CHECK_CHUNK + 100;
