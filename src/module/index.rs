@@ -6,10 +6,13 @@
 //! Algorithm: three passes, `check_ids` (the id checks, [`IdCheck`]), `scan_defs` (definitions,
 //! the runs of annotations) and `scan_rest` (everything else); on modules of at least 200,000
 //! instructions the id checks run on one thread and the two others, one after the other, on a
-//! second (the id checks decode every operand: they take about as long as the two others
-//! together). When several find an error, the first in instruction order is reported (an id
-//! check's first at one instruction; an id never defined, at its first use, only when neither the
-//! id checks nor `scan_defs` found anything else).
+//! second, which then takes what is left of the id checks from the back (the id checks decode
+//! every operand: they take longer than the two others together). When several find an error,
+//! the first in instruction order is reported (an id check's first at one instruction; an id
+//! never defined, at its first use, only when neither the id checks nor `scan_defs` found
+//! anything else). On a module that gives its input back ([`Module::release_input`]: a small
+//! one), `scan_defs` goes along `scan_rest`'s walk, and each walk gives back the pages behind
+//! itself (a page another walk still needs is mapped again by it).
 //!
 //! Precondition: a [`Module`] (instruction boundaries already checked).
 //! Postcondition: every recorded instruction index is < `module.len()`; ids defined twice are
@@ -216,20 +219,58 @@ const PARALLEL_INDEX_MIN: usize = 200_000;
 /// index keeps (for messages and marker matching).
 fn names_function_or_type(module: &Module, defs: &Defs, target: u32) -> bool {
     defs.get(&target)
-        .map(|d| module.opcode(d))
-        .is_some_and(|op| {
-            op == Op::Function as u32
-                || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
-        })
+        .is_some_and(|d| is_function_or_type(module.opcode(d)))
 }
 
-/// Instructions between [`scan_rest`]'s looks at how far the other passes are.
+/// `OpFunction` or a type declaration.
+fn is_function_or_type(op: u32) -> bool {
+    op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+}
+
+/// Instructions between [`scan_rest`]'s reports of its progress.
 const RELEASE_EVERY: usize = 1 << 12;
+
+/// The definitions and everything else ([`scan_defs`], [`scan_rest`], with `progress`): in one
+/// walk when the module gives its input back (its pages can then go behind that walk: two walks
+/// kept it all resident while the index's tables were built, 2.2 times an 8.5 MB module), else
+/// in two (a function's or type's name is then told from the others as it is met).
+fn scan_defs_and_rest(module: &Module, progress: &mut dyn FnMut(usize)) -> DefsAndRest {
+    if !module.releases_input() {
+        let defs = scan_defs(module);
+        let rest = scan_rest(module, defs.as_ref().ok().map(|(d, _)| d), None, progress);
+        return (defs, rest);
+    }
+    let mut defs = DefsScan::new(module);
+    let rest = scan_rest(module, None, Some(&mut defs), progress);
+    if let Err((i, _)) = &rest {
+        // (It stopped at its error: the definitions go on, as in a walk of their own.)
+        defs.walk(module, (i + 1).min(module.len())..module.len());
+    }
+    (defs.finish(), rest)
+}
+
+/// What a pass of the index found, or its first error (at the instruction it names).
+type Scanned<T> = std::result::Result<T, (usize, Error)>;
+
+/// What [`scan_defs`] and [`scan_rest`] found.
+type DefsAndRest = (Scanned<(Defs, Runs)>, Scanned<(Index, Scan)>);
+
+/// The word offset of instruction `i` (the module's end for `len()`).
+fn word_of(module: &Module, i: usize) -> usize {
+    if i < module.len() {
+        module.offset_of(i)
+    } else {
+        module.word_count()
+    }
+}
 
 /// What [`scan_rest`] gathers besides the [`Index`] fields.
 struct Scan {
-    /// (target, instruction) of each OpName of a function or a type.
+    /// (target, instruction) of each OpName (of a function or a type only, when it was told).
     name_insts: Vec<(u32, u32)>,
+    /// The ids defined as functions or types (the names kept are theirs: told without reading
+    /// the module again, whose pages may be given back by then).
+    functions_and_types: IdBits,
     last_preamble: Option<usize>,
     last_before_annotations: Option<usize>,
 }
@@ -282,10 +323,15 @@ const CHECK_CHUNK: usize = 1 << 14;
 /// its own passes, from the back.
 type Claims = std::sync::Mutex<(usize, usize)>;
 
+/// The instructions of chunk `c` of `module`.
+fn chunk_range(module: &Module, c: usize) -> (usize, usize) {
+    let start = c.saturating_mul(CHECK_CHUNK).min(module.len());
+    (start, start.saturating_add(CHECK_CHUNK).min(module.len()))
+}
+
 /// Checks chunk `c` of `module` with `ids`: false at the first error.
 fn check_chunk(ids: &mut IdCheck, module: &Module, c: usize) -> bool {
-    let start = c.saturating_mul(CHECK_CHUNK).min(module.len());
-    let end = start.saturating_add(CHECK_CHUNK).min(module.len());
+    let (start, end) = chunk_range(module, c);
     instructions_in(module, start..end).all(|(i, w)| ids.inst(w, module.offset_of(i)).is_ok())
 }
 
@@ -304,6 +350,9 @@ fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
     // (Where an id is used before its definition is for the check of the whole to say, when
     // the shared checks do not join.)
     let mut ids = check_from_start(module).without_positions();
+    // (Each pass gives back the pages behind itself, when the module gives its input back: one
+    // that comes after another maps them again, which costs less than keeping them.)
+    let mut behind = super::ReleaseBehind::default();
     loop {
         let c = {
             let mut claims = claims.lock().ok()?;
@@ -316,6 +365,7 @@ fn check_front(module: &Module, claims: &Claims) -> Option<IdCheck> {
         if !check_chunk(&mut ids, module, c) {
             return None;
         }
+        behind.passed(module, word_of(module, chunk_range(module, c).1));
     }
 }
 
@@ -353,43 +403,80 @@ fn check_back(
         if !check_chunk(&mut ids, module, c) {
             return None;
         }
+        // (The first thread never comes here, and this thread's scan is done: its pages go.)
+        let (start, end) = chunk_range(module, c);
+        if start < end {
+            module.release_input(module.offset_of(start)..word_of(module, end) & !1023);
+        }
     }
 }
 
 /// Which instruction defines each id (ids defined twice, above the bound or missing are errors,
 /// with the instruction index they were found at), and the runs of instructions that name or
 /// decorate.
-fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error)> {
-    let mut defs = Defs::with_bound(
-        module.bound(),
-        module.word_count(),
-        module.bound_is_trusted(),
-    );
-    let mut annotations: Runs = Vec::new();
-    for (i, w) in instructions_of(module) {
+fn scan_defs(module: &Module) -> Scanned<(Defs, Runs)> {
+    let mut defs = DefsScan::new(module);
+    defs.walk(module, 0..module.len());
+    defs.finish()
+}
+
+/// [`scan_defs`], one instruction at a time: its own walk, or [`scan_rest`]'s (one walk for
+/// both, behind which the input's pages can go).
+struct DefsScan {
+    defs: Defs,
+    annotations: Runs,
+    /// The first error; nothing is looked at after it.
+    error: Option<(usize, Error)>,
+}
+
+impl DefsScan {
+    fn new(module: &Module) -> Self {
+        DefsScan {
+            defs: Defs::with_bound(
+                module.bound(),
+                module.word_count(),
+                module.bound_is_trusted(),
+            ),
+            annotations: Vec::new(),
+            error: None,
+        }
+    }
+
+    /// The instructions `range`, in order.
+    fn walk(&mut self, module: &Module, range: std::ops::Range<usize>) {
+        for (i, w) in instructions_in(module, range) {
+            if !self.step(module, i, w) {
+                return;
+            }
+        }
+    }
+
+    /// Instruction `i`, `w` (after every one before it): false once an error is found.
+    #[inline]
+    fn step(&mut self, module: &Module, i: usize, w: &[u32]) -> bool {
+        if self.error.is_some() {
+            return false;
+        }
         let op = inst::opcode(w);
         if let Some(id) = inst::result_id(w) {
-            if !defs.insert(id, i) {
-                return Err((
-                    i,
-                    malformed(module, i, format!("id %{id} is defined twice")),
-                ));
+            if !self.defs.insert(id, i) {
+                let e = malformed(module, i, format!("id %{id} is defined twice"));
+                self.error = Some((i, e));
+                return false;
             }
             if id >= module.bound() {
-                return Err((
+                let bound = module.bound();
+                let e = malformed(
+                    module,
                     i,
-                    malformed(
-                        module,
-                        i,
-                        format!(
-                            "id %{id} is not below the module's id bound {}",
-                            module.bound()
-                        ),
-                    ),
-                ));
+                    format!("id %{id} is not below the module's id bound {bound}"),
+                );
+                self.error = Some((i, e));
+                return false;
             }
         } else if inst::result_info(op).is_some_and(|(t, r)| r && w.len() < 2 + t as usize) {
-            return Err((i, malformed(module, i, "missing result id")));
+            self.error = Some((i, malformed(module, i, "missing result id")));
+            return false;
         }
         if matches!(
             op,
@@ -402,13 +489,20 @@ fn scan_defs(module: &Module) -> std::result::Result<(Defs, Runs), (usize, Error
                 | OP_MEMBER_DECORATE_STRING
         ) {
             let i = i as u32;
-            match annotations.last_mut() {
+            match self.annotations.last_mut() {
                 Some((_, end)) if *end == i => *end = i + 1,
-                _ => annotations.push((i, i + 1)),
+                _ => self.annotations.push((i, i + 1)),
             }
         }
+        true
     }
-    Ok((defs, annotations))
+
+    fn finish(self) -> Scanned<(Defs, Runs)> {
+        match self.error {
+            Some(e) => Err(e),
+            None => Ok((self.defs, self.annotations)),
+        }
+    }
 }
 
 /// The error of the id checks and `scan_defs` together, as one pass doing both in order would
@@ -426,17 +520,16 @@ fn first_of(
 }
 
 /// Everything else of the index, in one pass.
-/// `defs`: [`scan_defs`]'s table, when it passed (the names of ids it defines as functions or
-/// types are gathered; without it, none). `others_done()`: the instruction before which every
-/// other pass of the index is done; the input's pages behind both are given back as it goes
-/// (when the module gives its input back, see [`Module::release_input`]).
+/// `defs`: [`scan_defs`]'s table (only the names of ids it defines as functions or types are
+/// gathered; without it, every name). `fused`: a [`DefsScan`] it takes along its walk (then
+/// without `defs`). `progress(i)`: told every [`RELEASE_EVERY`] instructions, and at the end,
+/// that the walk is done with the instructions before `i` (up to its first error).
 fn scan_rest(
     module: &Module,
     defs: Option<&Defs>,
-    others_done: &dyn Fn() -> usize,
-) -> std::result::Result<(Index, Scan), (usize, Error)> {
-    let mut behind = super::ReleaseBehind::default();
-    let releasing = module.releases_input();
+    mut fused: Option<&mut DefsScan>,
+    progress: &mut dyn FnMut(usize),
+) -> Scanned<(Index, Scan)> {
     let mut ix = Index {
         globals_end: module.len(),
         ..Default::default()
@@ -447,11 +540,20 @@ fn scan_rest(
     let mut current: Option<Function> = None;
     // (target, instruction) of each OpName of a function or a type.
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
+    let mut functions_and_types = IdBits::new(module.bound(), module.word_count());
     for (i, w) in instructions_of(module) {
-        if releasing && i % RELEASE_EVERY == 0 {
-            behind.passed(module, module.offset_of(i.min(others_done())));
+        if i % RELEASE_EVERY == 0 {
+            progress(i);
+        }
+        if let Some(defs) = fused.as_deref_mut() {
+            defs.step(module, i, w);
         }
         let op = inst::opcode(w);
+        if is_function_or_type(op) {
+            if let Some(id) = inst::result_id(w) {
+                functions_and_types.insert(id);
+            }
+        }
         let need = |n: usize| -> std::result::Result<(), (usize, Error)> {
             if w.len() < n {
                 Err((
@@ -505,7 +607,7 @@ fn scan_rest(
                 // (Only a function's or a type's: the definitions are known, so the others
                 // are not kept even for a while — one entry a name came to ~0.5 MB on an 8.5 MB
                 // module, at the index's peak.)
-                if defs.is_some_and(|d| names_function_or_type(module, d, w[1])) {
+                if defs.is_none_or(|d| names_function_or_type(module, d, w[1])) {
                     name_insts.push((w[1], i as u32));
                 }
             }
@@ -591,6 +693,7 @@ fn scan_rest(
             _ => {}
         }
     }
+    progress(module.len());
     if current.is_some() {
         return Err((
             module.len(),
@@ -601,6 +704,7 @@ fn scan_rest(
         ix,
         Scan {
             name_insts,
+            functions_and_types,
             last_preamble,
             last_before_annotations,
         },
@@ -621,20 +725,17 @@ impl Index {
         // the back (the id checks take about as long as the two others together; how much
         // longer depends on the module). The first error in instruction order wins: a module
         // whose shared checks do not pass as one is checked again by one walk, which says
-        // which error comes first.
+        // which error comes first. A module that gives its input back has it given back behind
+        // each walk (see `scan_defs_and_rest`).
         let (ids, defs, rest) = if two_threads {
             let chunks = module.len().div_ceil(CHECK_CHUNK);
             let claims: Claims = std::sync::Mutex::new((0, chunks));
             let (front, back, defs, rest) = std::thread::scope(|scope| {
                 let front = scope.spawn(|| check_front(module, &claims));
-                let defs = scan_defs(module);
-                // (The first thread is done with the chunks before the one it checks.)
-                let front_done = || {
-                    claims
-                        .lock()
-                        .map_or(0, |c| c.0.saturating_sub(1).saturating_mul(CHECK_CHUNK))
-                };
-                let rest = scan_rest(module, defs.as_ref().ok().map(|(d, _)| d), &front_done);
+                let mut behind = super::ReleaseBehind::default();
+                let (defs, rest) = scan_defs_and_rest(module, &mut |i| {
+                    behind.passed(module, word_of(module, i));
+                });
                 let back = match (&defs, &rest) {
                     (Ok((d, _)), Ok((ix, _))) => check_back(module, &claims, d, &ix.ext_sets),
                     _ => None,
@@ -655,8 +756,10 @@ impl Index {
             (ids, defs, rest)
         } else {
             let ids = check_ids(module);
-            let defs = scan_defs(module);
-            let rest = scan_rest(module, defs.as_ref().ok().map(|(d, _)| d), &|| usize::MAX);
+            let mut behind = super::ReleaseBehind::default();
+            let (defs, rest) = scan_defs_and_rest(module, &mut |i| {
+                behind.passed(module, word_of(module, i));
+            });
             (ids, defs, rest)
         };
         let defs = first_of(ids, defs);
@@ -672,6 +775,9 @@ impl Index {
         // Names are only read for functions and types (messages, marker matching): keep those,
         // the first of each.
         for (target, i) in scan.name_insts {
+            if !scan.functions_and_types.contains(target) {
+                continue;
+            }
             if let std::collections::hash_map::Entry::Vacant(slot) = ix.names.entry(target) {
                 if let Some((s, _)) = module
                     .inst(i as usize)
