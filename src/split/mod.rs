@@ -184,13 +184,14 @@ pub fn split_each(
     }
     let input_count = inputs.len();
     let (mut module, name, origin, mut notes) = load(inputs, options)?;
-    // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
-    module.set_releasing(true);
     let wrap = |e: Error| Error::InFile {
         file: name.clone(),
         source: Box::new(e),
     };
+    // (Indexed with its pages kept: the passes after the index read the whole module again.)
     let index = Index::build(&module).map_err(wrap)?;
+    // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
+    module.set_releasing(true);
     let (mut aux, aux_warnings) = properties::auxdata::AuxData::read(&module, &index);
     aux.follow_kernel_bodies(&index);
     let mut graph = graph::ModuleGraph::build(&module, &index);
