@@ -236,22 +236,22 @@ fn headers_and_last_params(
     index: &Index,
     threaded: &BTreeSet<u32>,
 ) -> IdMap<u32, HeaderAndLastParam> {
-    let mut at: Vec<(usize, u32)> = threaded
+    let mut in_order: Vec<_> = threaded
         .iter()
-        .filter_map(|&f| Some((function(index, f).ok()?.start, f)))
+        .filter_map(|&f| function(index, f).ok())
         .collect();
-    at.sort_unstable();
+    in_order.sort_unstable_by_key(|func| func.start);
     let words = |i: usize| module.inst(i).map(|w| w.to_vec()).unwrap_or_default();
     let mut behind = ReleaseBehind::default();
     let mut edited = IdMap::default();
-    for (start, f) in at {
-        behind.passed(module, module.offset_of(start));
-        let last = function(index, f)
-            .ok()
-            .and_then(|func| func.params.last())
+    for func in in_order {
+        behind.passed(module, module.offset_of(func.start));
+        let last = func
+            .params
+            .last()
             .and_then(|last| index.defs.get(last))
             .map(|li| (li, words(li)));
-        edited.insert(f, (words(start), last));
+        edited.insert(func.id, (words(func.start), last));
     }
     edited
 }
@@ -262,29 +262,34 @@ fn pass_buffer_at_calls(
     callers: &IdMap<u32, Vec<(u32, usize)>>,
     param_of: &BTreeMap<u32, u32>,
 ) -> Result<()> {
-    // The call sites by callee, as the error names the first (callee order); read and edited in
-    // module order, the input's pages going behind (see `headers_and_last_params`).
-    let sites: Vec<(u32, usize)> = param_of
+    // The call sites (instruction, place in callee order, caller), read and edited in module
+    // order, the input's pages going behind (see `headers_and_last_params`); an error is the
+    // first in callee order.
+    let mut sites: Vec<(usize, usize, u32)> = param_of
         .keys()
-        .flat_map(|f| callers.get(f).into_iter().flatten().copied())
+        .flat_map(|f| callers.get(f).into_iter().flatten())
+        .enumerate()
+        .map(|(k, &(caller, ci))| (ci, k, caller))
         .collect();
-    let mut in_order: Vec<usize> = (0..sites.len()).collect();
-    in_order.sort_unstable_by_key(|&k| sites[k].1);
-    let mut calls: Vec<Option<Result<Vec<u32>>>> = Vec::new();
-    calls.resize_with(sites.len(), || None);
+    sites.sort_unstable();
     let mut behind = ReleaseBehind::default();
-    for &k in &in_order {
-        let (caller, ci) = sites[k];
+    let mut calls = Vec::with_capacity(sites.len());
+    let mut first_error: Option<(usize, Error)> = None;
+    for (ci, k, caller) in sites {
         behind.passed(module, module.offset_of(ci));
-        calls[k] = Some(call_passing_buffer(module, param_of, caller, ci));
-    }
-    if let Some(e) = calls.iter_mut().find_map(|c| c.take_if(|c| c.is_err())) {
-        return e.map(|_| ());
-    }
-    for k in in_order {
-        if let Some(Ok(w)) = calls[k].take() {
-            module.replace(sites[k].1, w);
+        match call_passing_buffer(module, param_of, caller, ci) {
+            Ok(w) => calls.push((ci, w)),
+            Err(e) if first_error.as_ref().is_none_or(|(j, _)| k < *j) => {
+                first_error = Some((k, e))
+            }
+            Err(_) => {}
         }
+    }
+    if let Some((_, e)) = first_error {
+        return Err(e);
+    }
+    for (ci, w) in calls {
+        module.replace(ci, w);
     }
     Ok(())
 }

@@ -221,20 +221,20 @@ fn is_function_or_type(op: u32) -> bool {
     op == Op::Function as u32 || (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
 }
 
-/// Instructions between [`scan_rest`]'s reports of its progress.
+/// Instructions between [`scan_rest`]'s looks at what it can give back behind itself.
 const RELEASE_EVERY: usize = 1 << 12;
 
-/// The definitions and everything else ([`scan_defs`], [`scan_rest`], with `progress`): in one
+/// The definitions and everything else ([`scan_defs`], [`scan_rest`]): in one
 /// walk when the module gives its input back (its pages can then go behind that walk: two walks
 /// kept it all resident while the index's tables were built, 2.2 times an 8.5 MB module), else
 /// in two (two smaller loops: at 100 MB they took 38–42 ms, one walk doing both 44–54 ms).
-fn scan_defs_and_rest(module: &Module, progress: &mut dyn FnMut(usize)) -> DefsAndRest {
+fn scan_defs_and_rest(module: &Module) -> DefsAndRest {
     if !module.releases_input() {
         let defs = scan_defs(module);
-        return (defs, scan_rest(module, &mut (), progress));
+        return (defs, scan_rest(module, &mut ()));
     }
     let mut along = DefsAlong::new(module);
-    let mut rest = scan_rest(module, &mut along, progress);
+    let mut rest = scan_rest(module, &mut along);
     match &mut rest {
         Ok((_, scan)) => {
             scan.functions_and_types = Some(std::mem::take(&mut along.functions_and_types));
@@ -558,13 +558,10 @@ fn first_of(
 
 /// Everything else of the index, in one pass.
 /// `along`: what it takes along its walk (the definitions, on a module that gives its input back).
-/// `progress(i)`: told every [`RELEASE_EVERY`] instructions, and at the end, that the walk is
-/// done with the instructions before `i` (up to its first error).
-fn scan_rest(
-    module: &Module,
-    along: &mut impl Along,
-    progress: &mut dyn FnMut(usize),
-) -> Scanned<(Index, Scan)> {
+/// The input's pages go behind the walk (when the module gives its input back: another walk
+/// that still needs them maps them again).
+fn scan_rest(module: &Module, along: &mut impl Along) -> Scanned<(Index, Scan)> {
+    let mut behind = super::ReleaseBehind::default();
     let mut ix = Index {
         globals_end: module.len(),
         ..Default::default()
@@ -577,7 +574,7 @@ fn scan_rest(
     let mut name_insts: Vec<(u32, u32)> = Vec::new();
     for (i, w) in instructions_of(module) {
         if i % RELEASE_EVERY == 0 {
-            progress(i);
+            behind.passed(module, module.offset_of(i));
         }
         along.step(module, i, w);
         let op = inst::opcode(w);
@@ -715,7 +712,7 @@ fn scan_rest(
             _ => {}
         }
     }
-    progress(module.len());
+    behind.passed(module, module.word_count());
     if current.is_some() {
         return Err((
             module.len(),
@@ -754,10 +751,7 @@ impl Index {
             let claims: Claims = std::sync::Mutex::new((0, chunks));
             let (front, back, defs, rest) = std::thread::scope(|scope| {
                 let front = scope.spawn(|| check_front(module, &claims));
-                let mut behind = super::ReleaseBehind::default();
-                let (defs, rest) = scan_defs_and_rest(module, &mut |i| {
-                    behind.passed(module, word_of(module, i));
-                });
+                let (defs, rest) = scan_defs_and_rest(module);
                 let back = match (&defs, &rest) {
                     (Ok((d, _)), Ok((ix, _))) => check_back(module, &claims, d, &ix.ext_sets),
                     _ => None,
@@ -778,10 +772,7 @@ impl Index {
             (ids, defs, rest)
         } else {
             let ids = check_ids(module);
-            let mut behind = super::ReleaseBehind::default();
-            let (defs, rest) = scan_defs_and_rest(module, &mut |i| {
-                behind.passed(module, word_of(module, i));
-            });
+            let (defs, rest) = scan_defs_and_rest(module);
             (ids, defs, rest)
         };
         let defs = first_of(ids, defs);
@@ -1106,20 +1097,15 @@ mod tests {
         }
         let mut words = vec![super::super::MAGIC, 0x0001_0000, 0, id(FUNCTIONS, 0), 0];
         insts.iter().for_each(|w| words.extend_from_slice(w));
-        let path =
-            std::env::temp_dir().join(format!("spec-link-unit-{}-index.spv", std::process::id()));
-        let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mapped = std::fs::write(&path, bytes)
-            .and_then(|()| std::fs::File::open(&path))
-            .ok()
-            .and_then(|f| Module::map_file(&f));
-        let _ = std::fs::remove_file(&path);
-        let loaded = (mapped, Module::from_words(words, false));
+        let loaded = (
+            super::super::mapped_for_test(&words, "index"),
+            Module::from_words(words, false),
+        );
         assert!(
-            matches!(loaded, (Some(Ok(_)), Ok(_))),
+            matches!(loaded, (Some(_), Ok(_))),
             "the test module does not map or load"
         );
-        let (Some(Ok(mut given_back)), Ok(kept)) = loaded else {
+        let (Some(mut given_back), Ok(kept)) = loaded else {
             return;
         };
         given_back.set_releasing(true);

@@ -942,6 +942,22 @@ fn guess_boundary(words: &[u32], from: usize) -> Option<usize> {
     })
 }
 
+/// `words` written to a temporary file and mapped (the file is gone once mapped), for tests of
+/// what giving a mapped input back changes.
+#[cfg(test)]
+pub(crate) fn mapped_for_test(words: &[u32], tag: &str) -> Option<Module> {
+    let path =
+        std::env::temp_dir().join(format!("spec-link-unit-{}-{tag}.spv", std::process::id()));
+    let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let mapped = std::fs::write(&path, bytes)
+        .and_then(|()| std::fs::File::open(&path))
+        .ok()
+        .and_then(|f| Module::map_file(&f))
+        .and_then(|m| m.ok());
+    let _ = std::fs::remove_file(&path);
+    mapped
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -1120,20 +1136,16 @@ mod tests {
     fn a_given_back_input_is_written_a_window_at_a_time_with_the_same_bytes() {
         // Untouched runs of several windows between edits near the ends.
         let words = module(5 * WRITE_WINDOW, None);
-        let path =
-            std::env::temp_dir().join(format!("spec-link-unit-{}-window.spv", std::process::id()));
         let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_le_bytes()).collect();
-        let mapped = std::fs::write(&path, &bytes)
-            .and_then(|()| std::fs::File::open(&path))
-            .ok()
-            .and_then(|f| Module::map_file(&f));
-        let _ = std::fs::remove_file(&path);
-        let loaded = (mapped, Module::from_words(words, false));
+        let loaded = (
+            mapped_for_test(&words, "window"),
+            Module::from_words(words, false),
+        );
         assert!(
-            matches!(loaded, (Some(Ok(_)), Ok(_))),
+            matches!(loaded, (Some(_), Ok(_))),
             "the test module does not map or load"
         );
-        let (Some(Ok(mut m)), Ok(mut kept)) = loaded else {
+        let (Some(mut m), Ok(mut kept)) = loaded else {
             return;
         };
         m.set_releasing(true);
