@@ -45,7 +45,8 @@ fn declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
 
 /// The same bound on a module with markers, split per kernel (its images keep its ids, so their
 /// bound is the same): run under a 1 GB address-space limit (`ulimit -v`), where a table of four
-/// bytes per id (16 GiB) cannot even be reserved, the split writes its images.
+/// bytes per id (16 GiB) cannot even be reserved, the split writes its images, and spirv-val
+/// accepts each (told that such a bound is allowed: its default limit is 4,194,303).
 #[test]
 fn split_of_a_declared_bound_far_larger_than_the_file_allocates_nothing_by_it() {
     let mut bytes = std::fs::read(common::fixtures().join("types/image0.input.spv")).unwrap();
@@ -74,6 +75,18 @@ fn split_of_a_declared_bound_far_larger_than_the_file_allocates_nothing_by_it() 
     );
     let listed = std::fs::read_to_string(&table).unwrap();
     assert!(listed.lines().count() > 1, "{listed}");
+    for row in listed.lines().skip(1) {
+        let image = row.split('|').next().unwrap();
+        let words = std::fs::read(image).unwrap();
+        let bound = u32::from_le_bytes([words[12], words[13], words[14], words[15]]);
+        // (Lowering's new ids come after the source's.)
+        assert!(bound >= 0xFFFF_FF00, "{image}: bound {bound:#x}");
+        common::spirv_val_with(
+            &words,
+            &["--target-env", "spv1.4", "--max-id-bound", "4294967295"],
+            image,
+        );
+    }
 }
 
 #[test]

@@ -203,10 +203,19 @@ pub fn kernel_target_env(version: (u8, u8)) -> String {
 
 /// Validates with spirv-val; panics with its message on failure.
 pub fn spirv_val(bytes: &[u8], env: &str, what: &str) {
-    let out = tool("spirv-val", &["--target-env", env, "-"], Some(bytes));
+    spirv_val_with(bytes, &["--target-env", env], what);
+}
+
+/// Validates with spirv-val given `args` (a target environment and any other option); panics
+/// with its message on failure.
+pub fn spirv_val_with(bytes: &[u8], args: &[&str], what: &str) {
+    let mut all = args.to_vec();
+    all.push("-");
+    let out = tool("spirv-val", &all, Some(bytes));
     assert!(
         out.status.success(),
-        "spirv-val --target-env {env} rejects {what}:\n{}{}",
+        "spirv-val {} rejects {what}:\n{}{}",
+        args.join(" "),
         String::from_utf8_lossy(&out.stderr),
         String::from_utf8_lossy(&out.stdout)
     );
