@@ -114,8 +114,8 @@ fn run_case(case: &Path, inputs: &[Input]) -> Result<(), Failed> {
         &out.spec_map,
         out.mode == spec_link::SpecConstMode::DefaultValues,
     );
-    if spec_link::sidecar::prop::write(&sets) != out.prop {
-        failures.push("prop::write(property_sets()) differs from the streamed .prop".to_string());
+    if spec_link::properties::text::write(&sets) != out.prop {
+        failures.push("text::write(property_sets()) differs from the streamed .prop".to_string());
     }
     let checks = [
         (

@@ -373,7 +373,6 @@ pub(crate) fn with_spec_constants(
         sets.insert(k, set);
     }
     for set in crate::sidecar::property_sets(map, replaced_with_default) {
-        let set = spec_constants::convert(set);
         if set.name == MISC_PROPERTIES {
             continue;
         }

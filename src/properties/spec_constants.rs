@@ -2,7 +2,7 @@
 //! spec-constant sets of [`crate::sidecar`] (the same bytes the unsplit `.prop` has), for the
 //! spec constants lowering found in the image (numbered from 0 per image).
 
-use super::{ImageContext, PropertySet, Value};
+use super::{ImageContext, PropertySet};
 use crate::sidecar;
 
 fn spec_set(ctx: &ImageContext<'_>, name: &str) -> Option<PropertySet> {
@@ -10,25 +10,6 @@ fn spec_set(ctx: &ImageContext<'_>, name: &str) -> Option<PropertySet> {
     sidecar::property_sets(map, replaced)
         .into_iter()
         .find(|s| s.name == name)
-        .map(convert)
-}
-
-/// A set of [`crate::sidecar`] as a [`PropertySet`] of this module.
-pub(crate) fn convert(set: sidecar::PropertySet) -> PropertySet {
-    PropertySet {
-        name: set.name,
-        properties: set
-            .properties
-            .into_iter()
-            .map(|(n, v)| {
-                let v = match v {
-                    sidecar::PropertyValue::Uint32(x) => Value::Uint32(x),
-                    sidecar::PropertyValue::ByteArray(b) => Value::bytes(b),
-                };
-                (String::from_utf8_lossy(&n).into_owned(), v)
-            })
-            .collect(),
-    }
 }
 
 pub(crate) fn constants(ctx: &ImageContext<'_>) -> Option<PropertySet> {

@@ -6,6 +6,7 @@ pub mod contract;
 pub mod json;
 pub mod prop;
 
+use crate::properties::{PropertySet, Value};
 use crate::specmap::SpecMap;
 
 /// Name of the set holding one property per symbolic ID.
@@ -13,24 +14,6 @@ pub(crate) const SPEC_CONSTANTS: &str = "SYCL/specialization constants";
 /// Name of the set holding the `all` default-values blob.
 pub(crate) const SPEC_CONSTANTS_DEFAULT_VALUES: &str =
     "SYCL/specialization constants default values";
-
-/// A property value as DPC++'s `PropertySetIO` knows it.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PropertyValue {
-    /// Type 1.
-    Uint32(u32),
-    /// Type 2: the payload (the 8-byte bit-count prefix is added when serialised).
-    ByteArray(Vec<u8>),
-}
-
-/// A named, ordered list of properties.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct PropertySet {
-    /// The set's name, e.g. `SYCL/specialization constants`.
-    pub name: String,
-    /// `(property name bytes, value)` in insertion order.
-    pub properties: Vec<(Vec<u8>, PropertyValue)>,
-}
 
 /// Name of the set holding miscellaneous image properties.
 pub(crate) const MISC_PROPERTIES: &str = "SYCL/misc properties";
@@ -43,10 +26,10 @@ pub(crate) enum PropertyRef<'a> {
 }
 
 impl PropertyRef<'_> {
-    fn to_value(self) -> PropertyValue {
+    fn to_value(self) -> Value {
         match self {
-            PropertyRef::Uint32(v) => PropertyValue::Uint32(v),
-            PropertyRef::ByteArray(p) => PropertyValue::ByteArray(p.to_vec()),
+            PropertyRef::Uint32(v) => Value::Uint32(v),
+            PropertyRef::ByteArray(p) => Value::bytes(p.to_vec()),
         }
     }
 }
@@ -118,6 +101,8 @@ impl<'a> Sets<'a> {
 }
 
 /// The spec-constant property sets of a module, as values (see `Sets`, which writers use).
+/// Property names are the symbolic IDs as text: a byte of one that is not UTF-8 becomes U+FFFD
+/// here, while the `.prop` and JSON writers keep the bytes.
 pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<PropertySet> {
     let sets = Sets::new(map, replaced_with_default);
     sets.names()
@@ -125,7 +110,7 @@ pub fn property_sets(map: &SpecMap, replaced_with_default: bool) -> Vec<Property
         .map(|&name| {
             let mut properties = Vec::new();
             let _ = sets.for_each(name, |n, v| {
-                properties.push((n.to_vec(), v.to_value()));
+                properties.push((String::from_utf8_lossy(n).into_owned(), v.to_value()));
                 Ok::<(), std::convert::Infallible>(())
             });
             PropertySet {

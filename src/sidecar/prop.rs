@@ -2,7 +2,7 @@
 //! `[set name]` lines, then `name=type|value` lines; byte arrays as LLVM's base64 variant of
 //! (8-byte little-endian bit count ++ payload).
 
-use super::{PropertyRef, PropertySet, PropertyValue, Sets};
+use super::{PropertyRef, Sets};
 use std::io::Write;
 
 const TABLE: &[u8; 64] = b"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -82,24 +82,6 @@ pub(crate) fn write_sets<W: Write>(w: &mut W, sets: &Sets<'_>) -> std::io::Resul
         sets.for_each(name, |n, v| write_property(w, &mut line, n, v))?;
     }
     Ok(())
-}
-
-/// Serialises property sets as `.prop` text.
-pub fn write(sets: &[PropertySet]) -> Vec<u8> {
-    let mut out = Vec::new();
-    let mut line = Vec::new();
-    for set in sets {
-        out.extend_from_slice(format!("[{}]\n", set.name).as_bytes());
-        for (name, value) in &set.properties {
-            let value = match value {
-                PropertyValue::Uint32(v) => PropertyRef::Uint32(*v),
-                PropertyValue::ByteArray(p) => PropertyRef::ByteArray(p),
-            };
-            // Writing to a Vec cannot fail.
-            let _ = write_property(&mut out, &mut line, name, value);
-        }
-    }
-    out
 }
 
 #[cfg(test)]
