@@ -240,32 +240,14 @@ impl Summary {
 // The OpenCL runtime
 // ---------------------------------------------------------------------------------------------
 
-fn python() -> PathBuf {
-    let p = common::repo().join(".venv/bin/python");
-    assert!(
-        p.exists(),
-        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
-        p.display()
-    );
-    p
-}
-
 /// Runs scripts/ocl_run.py (as tests/runtime.rs does).
 fn ocl_run(spv: &Path, run_json: &Path, extra: &[&str]) -> Output {
-    let icd = common::repo().join(".ocl-icd");
-    assert!(
-        icd.join("intel-cpu.icd").exists(),
-        "{} is missing: run scripts/setup.sh",
-        icd.display()
-    );
-    Command::new(python())
-        .arg(common::repo().join("scripts/ocl_run.py"))
+    common::ocl_run()
         .arg("--spv")
         .arg(spv)
         .arg("--run-json")
         .arg(run_json)
         .args(extra)
-        .env("OCL_ICD_VENDORS", &icd)
         .output()
         .expect("run scripts/ocl_run.py")
 }

@@ -10,17 +10,6 @@ mod common;
 
 use spec_link::{process, EmulationLayout, Input, Options, SpecConstMode, Validation};
 use std::path::{Path, PathBuf};
-use std::process::Command;
-
-fn python() -> PathBuf {
-    let p = common::repo().join(".venv/bin/python");
-    assert!(
-        p.exists(),
-        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
-        p.display()
-    );
-    p
-}
 
 fn ocl_run(
     spv: &Path,
@@ -28,20 +17,12 @@ fn ocl_run(
     run_json: &Path,
     extra: &[&str],
 ) -> std::process::Output {
-    let icd = common::repo().join(".ocl-icd");
-    assert!(
-        icd.join("intel-cpu.icd").exists(),
-        "{} is missing: run scripts/setup.sh",
-        icd.display()
-    );
-    let mut cmd = Command::new(python());
-    cmd.arg(common::repo().join("scripts/ocl_run.py"))
-        .arg("--spv")
+    let mut cmd = common::ocl_run();
+    cmd.arg("--spv")
         .arg(spv)
         .arg("--run-json")
         .arg(run_json)
-        .args(extra)
-        .env("OCL_ICD_VENDORS", &icd);
+        .args(extra);
     if let Some(p) = prop {
         cmd.arg("--prop").arg(p);
     }

@@ -35,26 +35,13 @@ fn ocl_results(
     overrides: Vec<Json>,
     dir: &Path,
 ) -> Json {
-    let python = common::repo().join(".venv/bin/python");
-    let icd = common::repo().join(".ocl-icd");
-    assert!(
-        python.exists() && icd.join("intel-cpu.icd").exists(),
-        "{} or {} is missing: run scripts/setup.sh",
-        python.display(),
-        icd.display()
-    );
     let mut e = entry.clone();
     e["overrides"] = Json::Array(overrides);
     e["image"] = json!(0);
     let run_json = dir.join("run.json");
     std::fs::write(&run_json, json!({ "images": [e] }).to_string()).unwrap();
-    let mut cmd = Command::new(python);
-    cmd.arg(common::repo().join("scripts/ocl_run.py"))
-        .arg("--spv")
-        .arg(spv)
-        .arg("--run-json")
-        .arg(&run_json)
-        .env("OCL_ICD_VENDORS", &icd);
+    let mut cmd = common::ocl_run();
+    cmd.arg("--spv").arg(spv).arg("--run-json").arg(&run_json);
     match prop {
         Some(p) => cmd.arg("--prop").arg(p),
         None => cmd.arg("--no-spec"),

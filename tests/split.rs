@@ -332,39 +332,37 @@ fn bad_split_runs_fail_and_leave_no_file() {
     );
 }
 
-fn python() -> PathBuf {
-    let p = common::repo().join(".venv/bin/python");
-    assert!(
-        p.exists(),
-        "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
-        p.display()
-    );
-    p
+/// How an image's spec constants are set when it runs.
+enum SpecFrom<'a> {
+    /// From its `.prop` (`--no-spec` when it names no spec constant: override set 0 only).
+    Prop(&'a Path),
+    /// An emulation image's buffer, built from its sidecar (`--no-spec` without one).
+    Emulation(&'a Option<PathBuf>),
 }
 
-/// Runs `run.json` image `image` from `spv` with its `.prop` (with `--no-spec` when the image
-/// has no spec constant: override set 0 only): the results.
-fn ocl_results(spv: &Path, prop: &Path, run_json: &Path, image: u64) -> serde_json::Value {
-    let no_spec = !std::fs::read_to_string(prop)
-        .unwrap()
-        .contains("[SYCL/specialization constants]");
-    let icd = common::repo().join(".ocl-icd");
-    assert!(
-        icd.join("intel-cpu.icd").exists(),
-        "{} is missing: run scripts/setup.sh",
-        icd.display()
-    );
-    let out = Command::new(python())
-        .arg(common::repo().join("scripts/ocl_run.py"))
-        .arg("--spv")
-        .arg(spv)
-        .arg("--prop")
-        .arg(prop)
+/// Runs `run.json` image `image` from `spv`, its spec constants set from `spec`: the results.
+fn ocl_results(spv: &Path, spec: SpecFrom<'_>, run_json: &Path, image: u64) -> serde_json::Value {
+    let mut cmd = common::ocl_run();
+    cmd.arg("--spv").arg(spv);
+    match spec {
+        SpecFrom::Prop(prop) => {
+            cmd.arg("--prop").arg(prop);
+            let text = std::fs::read_to_string(prop).unwrap();
+            if !text.contains("[SYCL/specialization constants]") {
+                cmd.arg("--no-spec");
+            }
+        }
+        SpecFrom::Emulation(Some(json)) => {
+            cmd.arg("--emulation-json").arg(json);
+        }
+        SpecFrom::Emulation(None) => {
+            cmd.arg("--no-spec");
+        }
+    }
+    let out = cmd
         .arg("--run-json")
         .arg(run_json)
         .args(["--image", &image.to_string()])
-        .args(no_spec.then_some("--no-spec"))
-        .env("OCL_ICD_VENDORS", &icd)
         .output()
         .unwrap();
     assert!(
@@ -412,39 +410,6 @@ fn emulation_image(input: &Path, kernel: &str, dir: &Path) -> (PathBuf, Option<P
     image.write_spec_json(&mut text).unwrap();
     std::fs::write(&json, text).unwrap();
     (spv, Some(json))
-}
-
-/// Runs `run.json` image `image` from an emulation-mode `spv` with its sidecar (the buffer built
-/// from it; `--no-spec` without one: override set 0 only): the results.
-fn ocl_emulation(
-    spv: &Path,
-    json: &Option<PathBuf>,
-    run_json: &Path,
-    image: u64,
-) -> serde_json::Value {
-    let icd = common::repo().join(".ocl-icd");
-    let mut cmd = Command::new(python());
-    cmd.arg(common::repo().join("scripts/ocl_run.py"))
-        .arg("--spv")
-        .arg(spv);
-    match json {
-        Some(j) => cmd.arg("--emulation-json").arg(j),
-        None => cmd.arg("--no-spec"),
-    };
-    let out = cmd
-        .arg("--run-json")
-        .arg(run_json)
-        .args(["--image", &image.to_string()])
-        .env("OCL_ICD_VENDORS", &icd)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}: failed to run:\n{}",
-        spv.display(),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    serde_json::from_slice(&out.stdout).unwrap()
 }
 
 /// (input, run.json, image number, kernel) of the runnable cases: the clang cases with one
@@ -510,7 +475,7 @@ fn per_kernel_images_run_like_the_unsplit_module() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         let whole = ocl_results(
             &dir.join("whole.spv"),
-            &dir.join("whole.prop"),
+            SpecFrom::Prop(&dir.join("whole.prop")),
             &run_json,
             image,
         );
@@ -531,7 +496,7 @@ fn per_kernel_images_run_like_the_unsplit_module() {
                     .any(|s| s == kernel)
             })
             .unwrap_or_else(|| panic!("{}: no image holds {kernel}", input.display()));
-        let split = ocl_results(&row[0], &row[1], &run_json, image);
+        let split = ocl_results(&row[0], SpecFrom::Prop(&row[1]), &run_json, image);
         let results = |v: &serde_json::Value| -> Vec<serde_json::Value> {
             v["results"]
                 .as_array()
@@ -560,7 +525,12 @@ fn per_kernel_images_run_like_the_unsplit_module() {
         // Emulation: the image's own sidecar (through the library) names the buffer argument and
         // the constants' offsets; the results are the native ones.
         let emulated = emulation_image(&input, &kernel, &dir);
-        let emulated = results(&ocl_emulation(&emulated.0, &emulated.1, &run_json, image));
+        let emulated = results(&ocl_results(
+            &emulated.0,
+            SpecFrom::Emulation(&emulated.1),
+            &run_json,
+            image,
+        ));
         if emulated.len() == 1 && whole_results.len() > 1 {
             assert!(
                 whole_results.iter().all(|w| *w == emulated[0]),

@@ -214,9 +214,7 @@ fn spec_link_native_images_run_like_dpcpp_on_the_sycl_runtime() {
 
 /// The buffers `scripts/ocl_run.py` reads back for image `n` of `run_json` run from `spv`/`prop`.
 fn ocl_buffers(spv: &Path, prop: &Path, run_json: &Path, n: u64, name: &str) -> Vec<Vec<String>> {
-    let repo = common::repo();
-    let out = Command::new(repo.join(".venv/bin/python"))
-        .arg(repo.join("scripts/ocl_run.py"))
+    let out = common::ocl_run()
         .arg("--spv")
         .arg(spv)
         .arg("--prop")
@@ -224,7 +222,6 @@ fn ocl_buffers(spv: &Path, prop: &Path, run_json: &Path, n: u64, name: &str) -> 
         .arg("--run-json")
         .arg(run_json)
         .args(["--image", &n.to_string()])
-        .env("OCL_ICD_VENDORS", repo.join(".ocl-icd"))
         .output()
         .expect("run .venv/bin/python scripts/ocl_run.py (scripts/setup.sh makes the venv)");
     assert!(

@@ -100,6 +100,26 @@ pub fn tool(name: &str, args: &[&str], stdin: Option<&[u8]>) -> Output {
     child.wait_with_output().expect("wait")
 }
 
+/// A command that runs `scripts/ocl_run.py` on Intel's CPU OpenCL runtime (the venv's Python and
+/// the ICD `scripts/setup.sh` installs), arguments to be added; fails the test naming what is
+/// missing.
+pub fn ocl_run() -> Command {
+    let repo = repo();
+    let python = repo.join(".venv/bin/python");
+    let icd = repo.join(".ocl-icd");
+    for needed in [&python, &icd.join("intel-cpu.icd")] {
+        assert!(
+            needed.exists(),
+            "{} is missing: run scripts/setup.sh (it installs the OpenCL runtime venv)",
+            needed.display()
+        );
+    }
+    let mut cmd = Command::new(python);
+    cmd.arg(repo.join("scripts/ocl_run.py"))
+        .env("OCL_ICD_VENDORS", icd);
+    cmd
+}
+
 /// A module's bytes as little-endian words (a ragged tail is dropped).
 pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
