@@ -2,7 +2,8 @@
 //!
 //! * `aspects` (always written): fp16 (5) and fp64 (6) when a function of the image uses a type
 //!   holding a 16- or 64-bit float (through pointers too: half is reached only through pointers
-//!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer,
+//!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer or
+//!   float (DPC++'s `atomic_ref` asks for atomic64 for every 8-byte type),
 //!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
 //!   own `aspects` (from `--input-prop`) are added. A function `NonSemantic.AuxData` describes
 //!   gives its `sycl_used_aspects` metadata instead of what its code shows (DPC++'s own source:
@@ -245,7 +246,7 @@ pub(crate) fn function_aspects(
         if let Some(t) = inst::result_type(w) {
             let b = types.of(module, index, t);
             found |= b & 3;
-            if b & 8 != 0 && is_atomic(op) {
+            if b & 10 != 0 && is_atomic(op) {
                 found |= 4;
             }
         }
@@ -256,7 +257,7 @@ pub(crate) fn function_aspects(
                 .and_then(|d| module.inst(d))
                 .and_then(inst::result_type)
             {
-                if types.of(module, index, t) & 8 != 0 {
+                if types.of(module, index, t) & 10 != 0 {
                     found |= 4;
                 }
             }

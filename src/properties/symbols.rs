@@ -3,13 +3,18 @@
 //! * exported: SYCL_EXTERNAL entry points (device-image dependencies allowed), then device
 //!   globals defined with `Export` linkage that are not `device_image_scope` (by linkage name).
 //! * kernel names (`--emit-kernel-names`): the kernels, in module order.
-//! * imported (dependencies allowed): functions declared with `Import` linkage that are not
-//!   builtins (names starting `__`, `_Z<n>__spirv_`, `_Z<n>__sycl_`, `_Z<n>__esimd_`) nor
-//!   virtual functions.
+//! * imported: the functions declared with `Import` linkage that the image calls or takes the
+//!   address of, in module order, but virtual functions (another mechanism links those): with
+//!   device-image dependencies allowed, those that are not builtins (names starting `__`,
+//!   `_Z<n>__spirv_`, `_Z<n>__sycl_`, `_Z<n>__esimd_`); always, the bfloat16 conversions of the
+//!   device library (`__devicelib_ConvertFToBF16INTEL` and the like: DPC++'s
+//!   `isBF16DeviceLibFuncDecl`), which DPC++ links from images of their own.
 
 use super::device_globals::device_globals;
+use super::virtual_functions::pointer_targets;
 use super::{non_empty, EntryKind, ImageContext, PropertySet, Value};
 use super::{EXPORTED_SYMBOLS, IMPORTED_SYMBOLS, KERNEL_NAMES};
+use crate::module::idhash::IdSet;
 
 pub(crate) fn exported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut props: Vec<(String, Value)> = ctx
@@ -50,21 +55,51 @@ pub(crate) fn is_builtin(name: &str) -> bool {
     rest.starts_with("__spirv_") || rest.starts_with("__sycl_") || rest.starts_with("__esimd_")
 }
 
+/// The device library's bfloat16 conversions (DPC++'s `BF16DeviceLibFuncs`).
+const BF16_DEVICELIB: [&str; 14] = [
+    "__devicelib_ConvertFToBF16INTEL",
+    "__devicelib_ConvertBF16ToFINTEL",
+    "__devicelib_ConvertFToBF16INTELVec1",
+    "__devicelib_ConvertBF16ToFINTELVec1",
+    "__devicelib_ConvertFToBF16INTELVec2",
+    "__devicelib_ConvertBF16ToFINTELVec2",
+    "__devicelib_ConvertFToBF16INTELVec3",
+    "__devicelib_ConvertBF16ToFINTELVec3",
+    "__devicelib_ConvertFToBF16INTELVec4",
+    "__devicelib_ConvertBF16ToFINTELVec4",
+    "__devicelib_ConvertFToBF16INTELVec8",
+    "__devicelib_ConvertBF16ToFINTELVec8",
+    "__devicelib_ConvertFToBF16INTELVec16",
+    "__devicelib_ConvertBF16ToFINTELVec16",
+];
+
 pub(crate) fn imported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
-    if !ctx.emit.allow_dependencies {
+    let index = ctx.index;
+    let importable = |name: &str| {
+        BF16_DEVICELIB.contains(&name) || (ctx.emit.allow_dependencies && !is_builtin(name))
+    };
+    let declared: Vec<(u32, String)> = index
+        .functions
+        .iter()
+        .filter(|f| f.is_declaration)
+        .filter_map(|f| {
+            let l = index.linkage.get(&f.id).filter(|l| l.kind == 1)?;
+            let name = String::from_utf8_lossy(&l.name).into_owned();
+            importable(&name).then_some((f.id, name))
+        })
+        .collect();
+    if declared.is_empty() {
         return None;
     }
-    let index = ctx.index;
-    let called: crate::module::idhash::IdSet<u32> = index.calls.iter().map(|c| c.callee).collect();
-    let mut props = Vec::new();
-    for f in index.functions.iter().filter(|f| f.is_declaration) {
-        let Some(l) = index.linkage.get(&f.id).filter(|l| l.kind == 1) else {
-            continue;
-        };
-        let name = String::from_utf8_lossy(&l.name).into_owned();
-        if !is_builtin(&name) && called.contains(&f.id) {
-            props.push((name, Value::Uint32(1)));
-        }
-    }
+    let called: IdSet<u32> = index.calls.iter().map(|c| c.callee).collect();
+    let pointers = pointer_targets(ctx.module, index);
+    let props = declared
+        .into_iter()
+        .filter(|(f, _)| {
+            (called.contains(f) || pointers.address_taken.contains(f))
+                && !pointers.virtual_functions.contains(f)
+        })
+        .map(|(_, name)| (name, Value::Uint32(1)))
+        .collect();
     non_empty(IMPORTED_SYMBOLS, props)
 }

@@ -13,7 +13,112 @@
 //! * Otherwise an image with virtual functions gets no set, with a note.
 
 use super::{EntryKind, ImageContext, PropertySet, Value, VIRTUAL_FUNCTIONS};
+use crate::module::idhash::{IdMap, IdSet};
+use crate::module::index::Index;
+use crate::module::{inst, Module};
 use std::collections::BTreeSet;
+
+/// The functions whose address a global constant takes (`OpConstantFunctionPointerINTEL`).
+pub(crate) struct PointerTargets {
+    /// Every such function.
+    pub address_taken: IdSet<u32>,
+    /// Those a virtual table holds: the virtual functions. A pointer constant reaches a global
+    /// variable's initializer (through constant composites and spec-constant operations) and
+    /// the variable is a vtable — its linkage name or `OpName` starts with `_ZTV`, the Itanium
+    /// ABI's prefix. A function whose address is only taken in code (a function pointer) is
+    /// not virtual: DPC++ tells them apart by the `indirectly-callable` attribute, which only
+    /// virtual functions carry.
+    pub virtual_functions: IdSet<u32>,
+}
+
+/// [`PointerTargets`] of a module: one walk of its global section (definitions come before
+/// their uses there) noting, for each constant that reaches a function, the operands it reaches
+/// it through (a graph as large as those operands), then, when a variable's initializer reaches
+/// one, its debug names and a walk of that graph from the vtables' initializers.
+pub(crate) fn pointer_targets(module: &Module, index: &Index) -> PointerTargets {
+    const CONSTANT_FUNCTION_POINTER: u32 = 5600;
+    const VARIABLE: u32 = 59;
+    let mut address_taken = IdSet::default();
+    // The constants that reach a function: a pointer constant its function (`Err`), any other
+    // the operands it reaches one through (`Ok`).
+    let mut reaches: IdMap<u32, std::result::Result<Vec<u32>, u32>> = IdMap::default();
+    // Variables whose initializer reaches a function, with the initializer.
+    let mut initialized: Vec<(u32, u32)> = Vec::new();
+    for i in index.annotation_end..index.globals_end.min(module.len()) {
+        let Some(w) = module.inst(i) else { continue };
+        let op = inst::opcode(w);
+        if op == CONSTANT_FUNCTION_POINTER {
+            if let (Some(&result), Some(&f)) = (w.get(2), w.get(3)) {
+                address_taken.insert(f);
+                reaches.insert(result, Err(f));
+            }
+            continue;
+        }
+        if reaches.is_empty() {
+            continue;
+        }
+        let Some(result) = inst::result_id(w) else {
+            continue;
+        };
+        if op == VARIABLE {
+            if let Some(&init) = w.get(4).filter(|init| reaches.contains_key(init)) {
+                initialized.push((result, init));
+            }
+            continue;
+        }
+        let mut through: Vec<u32> = Vec::new();
+        index.visit_use_ids(module, w, |id| {
+            if reaches.contains_key(&id) {
+                through.push(id);
+            }
+        });
+        if !through.is_empty() {
+            reaches.insert(result, Ok(through));
+        }
+    }
+    let mut virtual_functions = IdSet::default();
+    if !initialized.is_empty() {
+        let vtable = |name: &[u8]| name.starts_with(b"_ZTV");
+        let mut named: IdSet<u32> = initialized
+            .iter()
+            .map(|&(v, _)| v)
+            .filter(|v| index.linkage.get(v).is_some_and(|l| vtable(&l.name)))
+            .collect();
+        for i in 0..index.names_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            // (OpName)
+            if inst::opcode(w) == 5
+                && w.len() > 2
+                && inst::read_string(&w[2..]).is_some_and(|(n, _)| vtable(&n))
+            {
+                named.insert(w[1]);
+            }
+        }
+        // Each constant visited once, however many paths reach it.
+        let mut seen: IdSet<u32> = IdSet::default();
+        let mut stack: Vec<u32> = initialized
+            .iter()
+            .filter(|(v, _)| named.contains(v))
+            .map(|&(_, init)| init)
+            .collect();
+        while let Some(id) = stack.pop() {
+            if !seen.insert(id) {
+                continue;
+            }
+            match reaches.get(&id) {
+                Some(Err(f)) => {
+                    virtual_functions.insert(*f);
+                }
+                Some(Ok(through)) => stack.extend(through),
+                None => {}
+            }
+        }
+    }
+    PointerTargets {
+        address_taken,
+        virtual_functions,
+    }
+}
 
 pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let carried = ctx
@@ -68,4 +173,79 @@ fn from_auxdata(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         Value::bytes(joined.into_bytes()),
     );
     Some(set)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::testing::{assemble, TestResult};
+
+    /// `f` is held by a vtable named only by `OpName` (through a composite and a spec-constant
+    /// cast); `g` by a function-pointer table that is no vtable, and `h` in code only: all three
+    /// have their address taken, only `f` is virtual.
+    #[test]
+    fn only_what_a_vtable_holds_is_virtual() -> TestResult {
+        let module = assemble(
+            r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpCapability FunctionPointersINTEL
+OpExtension "SPV_INTEL_function_pointers"
+OpMemoryModel Physical64 OpenCL
+OpName %vt "_ZTV4Base"
+OpName %table "table"
+OpDecorate %f LinkageAttributes "f" Export
+OpDecorate %g LinkageAttributes "g" Export
+OpDecorate %h LinkageAttributes "h" Export
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%fp = OpTypePointer CodeSectionINTEL %fn
+%ulong = OpTypeInt 64 0
+%ulong_1 = OpConstant %ulong 1
+%arr = OpTypeArray %fp %ulong_1
+%parr = OpTypePointer CrossWorkgroup %arr
+%pfp = OpTypePointer Function %fp
+%f_ptr = OpConstantFunctionPointerINTEL %fp %f
+%g_ptr = OpConstantFunctionPointerINTEL %fp %g
+%h_ptr = OpConstantFunctionPointerINTEL %fp %h
+%f_cast = OpSpecConstantOp %fp Bitcast %f_ptr
+%f_arr = OpConstantComposite %arr %f_cast
+%g_arr = OpConstantComposite %arr %g_ptr
+%vt = OpVariable %parr CrossWorkgroup %f_arr
+%table = OpVariable %parr CrossWorkgroup %g_arr
+%f = OpFunction %void None %fn
+%fl = OpLabel
+OpReturn
+OpFunctionEnd
+%g = OpFunction %void None %fn
+%gl = OpLabel
+OpReturn
+OpFunctionEnd
+%h = OpFunction %void None %fn
+%hl = OpLabel
+%v = OpVariable %pfp Function
+OpStore %v %h_ptr
+OpReturn
+OpFunctionEnd
+"#,
+        )?;
+        let index = Index::build(&module)?;
+        let id = |name: &str| {
+            index
+                .linkage
+                .iter()
+                .find(|(_, l)| l.name == name.as_bytes())
+                .map(|(&id, _)| id)
+        };
+        let (f, g, h) = (id("f"), id("g"), id("h"));
+        let targets = pointer_targets(&module, &index);
+        for x in [f, g, h] {
+            assert!(targets.address_taken.contains(&x.ok_or("no id")?));
+        }
+        let virtuals: Vec<u32> = targets.virtual_functions.iter().copied().collect();
+        assert_eq!(virtuals, vec![f.ok_or("no f")?]);
+        Ok(())
+    }
 }

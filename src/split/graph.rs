@@ -47,8 +47,9 @@ pub(crate) struct ModuleGraph {
     pub decoration_groups: Vec<u32>,
     /// Functions decorated `VectorComputeFunctionINTEL` (ESIMD).
     pub esimd: IdSet<u32>,
-    /// Functions whose address a global constant takes (`OpConstantFunctionPointerINTEL`).
-    pub address_taken: IdSet<u32>,
+    /// Virtual functions: those a vtable holds (see
+    /// [`crate::properties::virtual_functions::PointerTargets`]).
+    pub virtual_functions: IdSet<u32>,
     /// Per function: the names and decorations of the ids it defines inside (its parameters,
     /// values and labels), which go with it.
     pub local_annotations: Vec<Vec<u32>>,
@@ -87,7 +88,8 @@ impl ModuleGraph {
             roots: Vec::new(),
             decoration_groups: Vec::new(),
             esimd: IdSet::default(),
-            address_taken: IdSet::default(),
+            virtual_functions: crate::properties::virtual_functions::pointer_targets(module, index)
+                .virtual_functions,
             local_annotations: Vec::with_capacity(index.functions.len()),
         };
         let mut nonsemantic_sets: IdSet<u32> = IdSet::default();
@@ -137,12 +139,6 @@ impl ModuleGraph {
                 // image needs).
                 8 | 317 => {}
                 39 => g.global_extras.push(at),
-                // OpConstantFunctionPointerINTEL
-                5600 => {
-                    if let Some(&f) = w.get(3) {
-                        g.address_taken.insert(f);
-                    }
-                }
                 12 if i >= globals_start
                     && w.get(3).is_some_and(|s| nonsemantic_sets.contains(s)) =>
                 {

@@ -92,7 +92,7 @@ pub(crate) fn entries(
                 continue;
             };
             let name = String::from_utf8_lossy(&l.name).into_owned();
-            if graph.address_taken.contains(&f.id) {
+            if graph.virtual_functions.contains(&f.id) {
                 (name, EntryKind::Virtual)
             } else if allow_dependencies
                 && !crate::properties::symbols::is_builtin(&name)
