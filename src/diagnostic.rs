@@ -133,6 +133,14 @@ pub enum Diagnostic {
     /// Note (split): the input has `NonSemantic.AuxData` but no `--input-prop`: implicit local
     /// arguments (a kernel parameter attribute, which AuxData does not keep) are left out.
     ImplicitLocalArgsLeftOut,
+    /// Note (split): the images import the bfloat16 device library's conversions, but neither an
+    /// input nor `--device-lib-dir` gives the library: its images are not written.
+    DeviceLibraryNotGiven,
+    /// Note (split): an input is the bfloat16 device library, which no image uses: left out.
+    DeviceLibraryUnused {
+        /// The input.
+        input: String,
+    },
     /// Warning (split): a `NonSemantic.AuxData` entry that does not decode was ignored.
     AuxDataIgnored {
         /// The instruction's position in the module (instructions counted from 0).
@@ -273,6 +281,17 @@ impl fmt::Display for Diagnostic {
                 "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \
                  nor NonSemantic.AuxData: without the input's property file (--input-prop) they \
                  are left out",
+            ),
+            Diagnostic::DeviceLibraryNotGiven => f.write_str(
+                "the images import the device library's bfloat16 conversions \
+                 (__devicelib_ConvertFToBF16INTEL and the like), whose own images the runtime \
+                 needs: give --device-lib-dir (libsycl-fallback-bfloat16.spv and \
+                 libsycl-native-bfloat16.spv) or the library's modules as inputs to have them \
+                 written",
+            ),
+            Diagnostic::DeviceLibraryUnused { input } => write!(
+                f,
+                "{input} is the bfloat16 device library, which no image uses: left out"
             ),
             Diagnostic::AuxDataIgnored { position, reason } => write!(
                 f,

@@ -17,6 +17,7 @@
 
 mod common;
 
+use spec_link::properties::{text, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -393,6 +394,7 @@ fn emulation_image(input: &Path, kernel: &str, dir: &Path) -> (PathBuf, Option<P
             emit_program_metadata: false,
             allow_dependencies: false,
             input_props: Vec::new(),
+            device_lib_dir: None,
         },
     )
     .unwrap();
@@ -548,4 +550,132 @@ fn per_kernel_images_run_like_the_unsplit_module() {
         ran += 1;
     }
     assert!(ran >= 20, "only {ran} kernels ran");
+}
+
+/// The bfloat16 device library: code that imports its conversions (the `bf16` DPC++ case) gets,
+/// with `--device-lib-dir`, an image of each implementation after its own — the library's
+/// files unchanged, `[SYCL/exported symbols]` its `__devicelib_*` functions in module order,
+/// `[SYCL/devicelib metadata] bfloat16` 0 (fallback) then 1 (native), an empty `.sym` — and a
+/// note without it; a library input no image uses is left out with a note; a folder without
+/// the library, or inputs that are all library, fail leaving no file.
+#[test]
+fn bfloat16_device_library_images_follow_the_split() {
+    let case = common::repo().join("testdata/postlink/bf16/off");
+    let code = case.join("image0.spv");
+    let code_s = code.to_str().unwrap();
+    let lib = common::devicelib();
+    let lib_s = lib.to_str().unwrap();
+    let scratch = common::Scratch::new(&format!("spec-link-split-bf16-{}", std::process::id()));
+    let run = |args: &[&str]| {
+        let o = spec_link(&scratch, args);
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{args:?}: {stderr}");
+        stderr
+    };
+    let stderr = run(&[code_s, "--split", "per-kernel", "-o", "with.table"]);
+    assert!(stderr.contains("--device-lib-dir"), "{stderr}");
+    assert_eq!(
+        lines(&scratch.join("with.table")).len(),
+        1 + 4,
+        "4 kernel images"
+    );
+    run(&[
+        code_s,
+        "--split",
+        "per-kernel",
+        "-o",
+        "lib.table",
+        "--device-lib-dir",
+        lib_s,
+    ]);
+    let rows = lines(&scratch.join("lib.table"));
+    assert_eq!(rows.len(), 1 + 4 + 2, "{rows:?}");
+    for (k, (file, bfloat16)) in [("fallback", 0u32), ("native", 1)].into_iter().enumerate() {
+        let cells: Vec<PathBuf> = rows[5 + k].split('|').map(|c| scratch.join(c)).collect();
+        let spv = std::fs::read(&cells[0]).unwrap();
+        let library = std::fs::read(lib.join(format!("libsycl-{file}-bfloat16.spv"))).unwrap();
+        assert!(spv == library, "image {} is not the {file} library", 4 + k);
+        assert_eq!(std::fs::read_to_string(&cells[2]).unwrap(), "");
+        let sets = text::read(&std::fs::read(&cells[1]).unwrap()).unwrap();
+        let names: Vec<&str> = sets.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(names, ["SYCL/exported symbols", "SYCL/devicelib metadata"]);
+        let exported: Vec<&str> = sets[0].properties.iter().map(|(n, _)| n.as_str()).collect();
+        assert_eq!(exported.len(), 14, "{exported:?}");
+        assert_eq!(
+            exported[..2],
+            [
+                "__devicelib_ConvertFToBF16INTEL",
+                "__devicelib_ConvertBF16ToFINTEL"
+            ]
+        );
+        assert_eq!(
+            sets[1].properties,
+            [("bfloat16".to_string(), Value::Uint32(bfloat16))]
+        );
+        if file == "fallback" {
+            // (The native one uses SPV_INTEL_bfloat16_conversion, which this spirv-val does not
+            // know: it is the library's file unchanged, checked above.)
+            common::spirv_val(&spv, "spv1.4", "the fallback library's image");
+        }
+    }
+    // The library as inputs (DPC++'s own images of it) gives the same; unused, a note.
+    let fallback = lib.join("libsycl-fallback-bfloat16.spv");
+    let native = lib.join("libsycl-native-bfloat16.spv");
+    let (fallback_s, native_s) = (fallback.to_str().unwrap(), native.to_str().unwrap());
+    run(&[
+        code_s,
+        fallback_s,
+        native_s,
+        "--split",
+        "per-kernel",
+        "-o",
+        "inputs.table",
+    ]);
+    for k in 0..rows.len() - 1 {
+        for ext in ["spv", "prop", "sym"] {
+            let (a, b) = (format!("lib_{k}.{ext}"), format!("inputs_{k}.{ext}"));
+            assert!(
+                std::fs::read(scratch.join(&a)).unwrap()
+                    == std::fs::read(scratch.join(&b)).unwrap(),
+                "{a} differs from {b}"
+            );
+        }
+    }
+    let other = common::repo().join("testdata/postlink/kattrs/off/image0.spv");
+    let stderr = run(&[
+        other.to_str().unwrap(),
+        native_s,
+        "--split",
+        "auto",
+        "-o",
+        "unused.table",
+    ]);
+    assert!(stderr.contains("which no image uses: left out"), "{stderr}");
+    for row in lines(&scratch.join("unused.table")).iter().skip(1) {
+        let prop = row.split('|').nth(1).unwrap();
+        let text = std::fs::read_to_string(scratch.join(prop)).unwrap();
+        assert!(!text.contains("devicelib"), "{prop}: {text}");
+    }
+    fails_leaving_nothing(
+        "bf16-no-library",
+        &[
+            code_s,
+            "--split",
+            "auto",
+            "-o",
+            "out/o.table",
+            "--device-lib-dir",
+            ".",
+        ],
+        1,
+        "libsycl-fallback-bfloat16.spv (--device-lib-dir)",
+        |_| {},
+    );
+    fails_leaving_nothing(
+        "bf16-only-library",
+        &[fallback_s, native_s, "--split", "auto", "-o", "out/o.table"],
+        1,
+        "every input is the bfloat16 device library",
+        |_| {},
+    );
 }

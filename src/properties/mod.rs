@@ -103,6 +103,7 @@ impl PropertySet {
 pub(crate) const DEVICE_REQUIREMENTS: &str = "SYCL/device requirements";
 pub(crate) const KERNEL_PARAM_OPT: &str = "SYCL/kernel param opt";
 pub(crate) const EXPORTED_SYMBOLS: &str = "SYCL/exported symbols";
+pub(crate) const DEVICELIB_METADATA: &str = "SYCL/devicelib metadata";
 pub(crate) const KERNEL_NAMES: &str = "SYCL/kernel names";
 pub(crate) const IMPORTED_SYMBOLS: &str = "SYCL/imported symbols";
 pub(crate) const PROGRAM_METADATA: &str = "SYCL/program metadata";

@@ -56,7 +56,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 }
 
 /// The device library's bfloat16 conversions (DPC++'s `BF16DeviceLibFuncs`).
-const BF16_DEVICELIB: [&str; 14] = [
+pub(crate) const BF16_DEVICELIB: [&str; 14] = [
     "__devicelib_ConvertFToBF16INTEL",
     "__devicelib_ConvertBF16ToFINTEL",
     "__devicelib_ConvertFToBF16INTELVec1",

@@ -8,7 +8,8 @@
 //! constants and validate it with the library pipeline ([`crate::process_owned`]'s, given the
 //! image's index from the property sets; numbering from 0 per image).
 
-pub(crate) mod extract;
+mod devicelib;
+mod extract;
 pub(crate) mod graph;
 pub(crate) mod group;
 
@@ -37,6 +38,9 @@ pub struct SplitOptions {
     pub allow_dependencies: bool,
     /// The inputs' property sets (`--input-prop`), in input order (may be shorter).
     pub input_props: Vec<Vec<PropertySet>>,
+    /// Where the bfloat16 device library's SPIR-V files are (`--device-lib-dir`): when the code
+    /// uses the library, its images are appended (see [`devicelib`]).
+    pub device_lib_dir: Option<std::path::PathBuf>,
 }
 
 /// One device image.
@@ -149,6 +153,69 @@ fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
     Ok((module, name, origin, report.notes))
 }
 
+/// The inputs of the code, with their `--input-prop` files, and the inputs that are the bfloat16
+/// device library, set apart (see [`set_libraries_apart`]).
+type SetApart = (Vec<Input>, Vec<Vec<PropertySet>>, Vec<devicelib::Library>);
+
+/// The inputs that are the bfloat16 device library, set apart from the others (with their
+/// `--input-prop` files), in input order; an error if nothing else is left.
+fn set_libraries_apart(inputs: Vec<Input>, input_props: &[Vec<PropertySet>]) -> Result<SetApart> {
+    let mut code = Vec::new();
+    let mut props = Vec::new();
+    let mut libraries = Vec::new();
+    for (k, mut input) in inputs.into_iter().enumerate() {
+        let kind = devicelib::library_kind(input.load()?);
+        match kind {
+            Some(native) => libraries.push(devicelib::Library {
+                module: input.take_module()?,
+                name: input.name,
+                native,
+            }),
+            None => {
+                code.push(input);
+                props.extend(input_props.get(k).cloned());
+            }
+        }
+    }
+    if code.is_empty() {
+        return Err(Error::Unsupported(
+            "every input is the bfloat16 device library: there is no code to split".into(),
+        ));
+    }
+    Ok((code, props, libraries))
+}
+
+/// The device libraries whose images follow the split's: those given as inputs, else those in
+/// `--device-lib-dir`, when the code uses them (else none, with a note).
+fn libraries_used(
+    given: Vec<devicelib::Library>,
+    index: &Index,
+    split: &SplitOptions,
+    notes: &mut Vec<Diagnostic>,
+) -> Result<Vec<devicelib::Library>> {
+    if !devicelib::uses_bf16(index) {
+        for library in given {
+            diagnostic::push_once(
+                notes,
+                Diagnostic::DeviceLibraryUnused {
+                    input: library.name,
+                },
+            );
+        }
+        return Ok(Vec::new());
+    }
+    if !given.is_empty() {
+        return Ok(given);
+    }
+    match &split.device_lib_dir {
+        Some(dir) => devicelib::from_dir(dir),
+        None => {
+            diagnostic::push_once(notes, Diagnostic::DeviceLibraryNotGiven);
+            Ok(Vec::new())
+        }
+    }
+}
+
 /// A hash of a symbol name (for the name → input map).
 fn name_key(name: &[u8]) -> u64 {
     use std::hash::{Hash, Hasher};
@@ -182,6 +249,7 @@ pub fn split_each(
     if inputs.is_empty() {
         return Err(Error::Unsupported("no input module".into()));
     }
+    let (inputs, input_props, libraries) = set_libraries_apart(inputs, &split.input_props)?;
     let input_count = inputs.len();
     let (mut module, name, origin, mut notes) = load(inputs, options)?;
     let wrap = |e: Error| Error::InFile {
@@ -190,6 +258,7 @@ pub fn split_each(
     };
     // (Indexed with its pages kept: the passes after the index read the whole module again.)
     let index = Index::build(&module).map_err(wrap)?;
+    let libraries = libraries_used(libraries, &index, split, &mut notes)?;
     // (Only the last image's extraction gives pages back, behind its copy: see ImagePlan::last.)
     module.set_releasing(true);
     let (mut aux, aux_warnings) = properties::auxdata::AuxData::read(&module, &index);
@@ -199,7 +268,7 @@ pub fn split_each(
     let input_of = |n: &str| origin.get(&name_key(n.as_bytes())).copied().unwrap_or(0);
     let entries = group::entries(&module, &index, &graph, split.allow_dependencies, &input_of);
     let mut carried = Carried {
-        inputs: split.input_props.clone(),
+        inputs: input_props,
         first_virtual: vec![None; input_count],
         aux,
     };
@@ -248,6 +317,7 @@ pub fn split_each(
         bound_is_sane: index.defs.is_dense(),
     };
     let mut extractor = extract::Extractor::new(&module, &index, &graph);
+    let first_library_number = planned.iter().map(|p| p.number + 1).max().unwrap_or(0);
     let mut last = None;
     for (k, plan) in planned.iter().enumerate() {
         let ids: Vec<u32> = plan.entries.iter().map(|&k| entries[k].id).collect();
@@ -282,6 +352,9 @@ pub fn split_each(
     drop((graph, index, module));
     if let Some((plan, extracted)) = last {
         finisher.finish(plan, &entries, extracted, each)?;
+    }
+    for (k, library) in libraries.into_iter().enumerate() {
+        finisher.finish_library(first_library_number + k, library, each)?;
     }
     let Finisher {
         validator,
@@ -410,6 +483,51 @@ impl Finisher<'_> {
     }
 }
 
+impl Finisher<'_> {
+    /// Hands a device library's image to `each` as image `number` (the library unchanged, see
+    /// [`devicelib`]), validated as the split's images are (an error it has itself is a
+    /// warning, as for any input).
+    fn finish_library(
+        &mut self,
+        number: usize,
+        library: devicelib::Library,
+        each: &mut dyn FnMut(Image) -> Result<()>,
+    ) -> Result<()> {
+        let property_sets = devicelib::property_sets(&library)?;
+        // (In the environment of its own version unless one was given: a library's version
+        // need not be the code's.)
+        let version = library.module.version();
+        let env = self
+            .validator
+            .env
+            .as_ref()
+            .map(|env| match self.validator.env_given {
+                true => env.clone(),
+                false => crate::validate::default_target_env(version, true),
+            });
+        let module = ModuleOutput(crate::io::output::OutputRepr::Unchanged(Box::new(
+            library.module,
+        )));
+        if let Some(env) = &env {
+            let bytes = module.to_bytes()?;
+            let verdict = crate::validate::check(&bytes, &[&bytes], env, &mut |_| None)?;
+            self.warnings
+                .extend(verdict.warning(diagnostic::Validated::Image, env));
+        }
+        each(Image {
+            number,
+            esimd: false,
+            module,
+            entries: Vec::new(),
+            property_sets,
+            spec_map: crate::specmap::SpecMap::default(),
+            mode: self.image_options.mode,
+            kernels: None,
+            validated_with: env,
+        })
+    }
+}
+
 /// DPC++'s `verifyNoCrossModuleDeviceGlobalUsage`: a `device_image_scope` device global used by
 /// functions reached from the entry points of two groups is an error.
 fn check_device_image_scope(
@@ -494,6 +612,8 @@ fn check_device_image_scope(
 struct Validator {
     /// The target environment, when spirv-val runs.
     env: Option<String>,
+    /// Whether `env` was given (`--target-env`), not derived from the module's version.
+    env_given: bool,
     /// The module's bytes (the policy's input), made once.
     original: Vec<u8>,
     /// The module's number of instructions.
@@ -510,6 +630,7 @@ impl Validator {
         use crate::validate;
         let off = Validator {
             env: None,
+            env_given: false,
             original: Vec::new(),
             len: module.len(),
             original_error: std::cell::OnceCell::new(),
@@ -542,6 +663,7 @@ impl Validator {
             .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
         Ok(Validator {
             env: Some(env),
+            env_given: options.target_env.is_some(),
             original: module.original_bytes(),
             len: module.len(),
             original_error: std::cell::OnceCell::new(),

@@ -204,6 +204,13 @@ pub(crate) struct Cli {
     #[arg(long)]
     pub(crate) allow_device_image_dependencies: bool,
 
+    /// Folder of the bfloat16 device library's SPIR-V (libsycl-fallback-bfloat16.spv and
+    /// libsycl-native-bfloat16.spv): when the code converts to or from bfloat16 through the
+    /// library, an image of each is written after the split's, as DPC++'s -device-lib-dir does
+    /// (the library's modules given as inputs are used instead) (--split)
+    #[arg(long, value_name = "DIR")]
+    pub(crate) device_lib_dir: Option<PathBuf>,
+
     /// Print nothing but errors
     #[arg(short, long, conflicts_with = "verbose")]
     pub(crate) quiet: bool,

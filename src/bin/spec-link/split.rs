@@ -22,6 +22,7 @@ pub(crate) fn check_no_split_options(cli: &Cli) -> Result<(), Failure> {
             cli.allow_device_image_dependencies,
             "--allow-device-image-dependencies",
         ),
+        (cli.device_lib_dir.is_some(), "--device-lib-dir"),
     ];
     match given.iter().find(|(on, _)| *on) {
         Some((_, flag)) => Err(Failure::Usage(format!("{flag} needs --split"))),
@@ -175,6 +176,7 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             emit_program_metadata: cli.emit_program_metadata,
             allow_dependencies: cli.allow_device_image_dependencies,
             input_props,
+            device_lib_dir: cli.device_lib_dir.clone(),
         },
         &mut |image: Image| {
             let [spv, prop, sym] = ["spv", "prop", "sym"]
