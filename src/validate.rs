@@ -16,7 +16,10 @@
 //! error is at and every other one lowering removed with the same opcode in the same scope, then
 //! validates again, for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
-//! kept, or cannot be set aside, the run fails. The control holds nothing spec-link added, so an
+//! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
+//! after a definition (DPC++'s images can have one) gets its declarations moved before the
+//! definitions in the control, as the split's reassembly writes them (the logical layout), and
+//! the comparison goes on. The control holds nothing spec-link added, so an
 //! error in what spec-link wrote never shows in it; an output lowered in place that uses an id
 //! whose definition it lost is refused as before.
 //!
@@ -273,7 +276,13 @@ struct Control {
     index: Index,
     /// What each set-aside instruction became (`None`: it went).
     set_aside: std::collections::HashMap<usize, Option<Vec<u32>>>,
+    /// Function declarations are written before the definitions (the logical layout).
+    declarations_first: bool,
 }
+
+/// spirv-val's error for a function declaration after a definition.
+const DECLARATION_AFTER_DEFINITION: &str =
+    "Function declarations must appear before function definitions";
 
 impl Control {
     fn new(input: &[u8]) -> Option<Control> {
@@ -283,6 +292,7 @@ impl Control {
             module,
             index,
             set_aside: Default::default(),
+            declarations_first: false,
         })
     }
 
@@ -363,7 +373,7 @@ impl Control {
         let mut words = self.module.original_words()[..HEADER_WORDS].to_vec();
         let mut origin = Vec::with_capacity(self.module.len());
         let set_aside = |d: usize| self.set_aside.contains_key(&d);
-        for i in 0..self.module.len() {
+        for i in self.order() {
             let w = self.inst(i);
             match self.set_aside.get(&i) {
                 Some(None) => continue,
@@ -379,6 +389,34 @@ impl Control {
             origin.push(i);
         }
         (words.iter().flat_map(|w| w.to_le_bytes()).collect(), origin)
+    }
+
+    /// The input's instructions in the control's order: the input's, or with
+    /// `declarations_first` the function declarations moved before the first definition.
+    fn order(&self) -> Vec<usize> {
+        let len = self.module.len();
+        if !self.declarations_first {
+            return (0..len).collect();
+        }
+        let functions = &self.index.functions;
+        let first_definition = functions
+            .iter()
+            .filter(|f| !f.is_declaration)
+            .map(|f| f.start)
+            .min()
+            .unwrap_or(len);
+        let mut order: Vec<usize> = (0..first_definition).collect();
+        let (declarations, definitions): (Vec<_>, Vec<_>) = functions
+            .iter()
+            .filter(|f| f.start >= first_definition)
+            .partition(|f| f.is_declaration);
+        for f in declarations.into_iter().chain(definitions) {
+            order.extend(f.start..=f.end.min(len.saturating_sub(1)));
+        }
+        // (Anything after the last function, which a valid module does not have, stays last.)
+        let last = functions.iter().map(|f| f.end + 1).max().unwrap_or(0);
+        order.extend(last.max(first_definition)..len);
+        order
     }
 }
 
@@ -407,6 +445,17 @@ fn control_fails_as(
     }
     let mut origin: Vec<usize> = (0..control.module.len()).collect();
     for _ in 0..CONTROL_ROUNDS {
+        if in_err.contains(DECLARATION_AFTER_DEFINITION) && !control.declarations_first {
+            control.declarations_first = true;
+            let (bytes, from) = control.materialise();
+            origin = from;
+            match spirv_val(&bytes, target_env)? {
+                None => return Ok(false),
+                Some(e) if error_key(&e) == out_key => return Ok(true),
+                Some(e) => in_err = e,
+            }
+            continue;
+        }
         let Some(&i) = error_instruction(&in_err).and_then(|k| origin.get(k)) else {
             return Ok(false);
         };

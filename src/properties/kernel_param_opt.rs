@@ -1,7 +1,10 @@
-//! `[SYCL/kernel param opt]`: one byte array per kernel whose front end eliminated arguments
-//! (bit i set = original argument i eliminated). The SPIR-V keeps only the remaining parameters,
-//! so the masks come from the input's property file, for the kernels of this image, in the
-//! file's order (DPC++'s own order is a hash order); for an input without that set, from the
+//! `[SYCL/kernel param opt]`: one byte array per function whose front end eliminated arguments
+//! (bit i set = original argument i eliminated): the kernels, and other functions the front end
+//! marked (`sycl_kernel_omit_args`: a kernel body the translator keeps as a function, a helper
+//! of `-g` or `-O0` code). The SPIR-V keeps only the remaining parameters, so the masks come from
+//! the input's property file, for the kernels of this image and the other functions it defines
+//! (by their linkage name or `OpName`), in the file's order (DPC++'s own order is a hash order);
+//! for an input without that set, from the
 //! kernel's `sycl_kernel_omit_args` metadata in `NonSemantic.AuxData` (one boolean per original
 //! argument, as DPC++'s `SYCLKernelParamOptInfoAnalysis` reads it; an empty list gives no
 //! property), in entry-point order. The set is written for every image, empty when no kernel
@@ -17,6 +20,21 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         .filter(|e| e.kind == EntryKind::Kernel)
         .map(|e| (e.input, e.name.as_str()))
         .collect();
+    // The other functions the image defines, by name (a kernel's name is its input's).
+    let index = ctx.index;
+    let defined: std::collections::HashSet<&[u8]> = index
+        .functions
+        .iter()
+        .filter(|f| !f.is_declaration)
+        .filter_map(|f| {
+            index
+                .linkage
+                .get(&f.id)
+                .map(|l| l.name.as_slice())
+                .or_else(|| index.names.get(&f.id).map(Vec::as_slice))
+        })
+        .collect();
+    let kernel_names: std::collections::HashSet<&str> = kernels.iter().map(|&(_, n)| n).collect();
     let mut without_file = Vec::new();
     for &k in ctx.inputs {
         let Some(carried) = ctx.carried.set(k, KERNEL_PARAM_OPT) else {
@@ -24,7 +42,9 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
             continue;
         };
         for (name, value) in &carried.properties {
-            if kernels.contains(&(k, name.as_str())) {
+            let kernel = kernels.contains(&(k, name.as_str()));
+            let other = !kernel_names.contains(name.as_str()) && defined.contains(name.as_bytes());
+            if kernel || other {
                 set.insert(name, value.clone());
             }
         }
@@ -37,6 +57,26 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         }
         if let Some(mask) = omit_args_mask(ctx, e.id) {
             set.insert(&e.name, mask);
+        }
+    }
+    // The other functions AuxData gives a mask, in module order.
+    if !without_file.is_empty() {
+        let kernel_ids: std::collections::HashSet<u32> = ctx.kernels().map(|e| e.id).collect();
+        for f in index.functions.iter().filter(|f| !f.is_declaration) {
+            if kernel_ids.contains(&f.id) {
+                continue;
+            }
+            let Some(name) = index
+                .linkage
+                .get(&f.id)
+                .map(|l| &l.name)
+                .or(index.names.get(&f.id))
+            else {
+                continue;
+            };
+            if let Some(mask) = omit_args_mask(ctx, f.id) {
+                set.insert(&String::from_utf8_lossy(name), mask);
+            }
         }
     }
     if missing {

@@ -8,15 +8,14 @@
 //!   (`computeModuleProperties`): the first function definition of the image (module order)
 //!   with `indirectly-callable` gives `virtual-functions-set` = its value; without one, the
 //!   comma-separated `calls-indirectly` values of every definition, as a set, give
-//!   `uses-virtual-functions-set` (joined by commas in byte order; DPC++ joins a `StringSet` in
-//!   hash order, which the runtime reads as a set too).
+//!   `uses-virtual-functions-set`, joined by commas in the order LLVM's `StringSet` iterates
+//!   them, as DPC++ joins them ([`string_set_order`]).
 //! * Otherwise an image with virtual functions gets no set, with a note.
 
 use super::{EntryKind, ImageContext, PropertySet, Value, VIRTUAL_FUNCTIONS};
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use std::collections::BTreeSet;
 
 /// The functions whose address a global constant takes (`OpConstantFunctionPointerINTEL`).
 pub(crate) struct PointerTargets {
@@ -152,7 +151,8 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
 /// DPC++'s rule on the attributes `NonSemantic.AuxData` holds.
 fn from_auxdata(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let aux = &ctx.carried.aux;
-    let mut used: BTreeSet<&str> = BTreeSet::new();
+    // (In the order they are met: the set's order depends on it only through collisions.)
+    let mut used: Vec<&str> = Vec::new();
     for f in ctx.index.functions.iter().filter(|f| !f.is_declaration) {
         if let Some(v) = aux.attribute(f.id, "indirectly-callable") {
             let mut set = PropertySet::new(VIRTUAL_FUNCTIONS);
@@ -166,13 +166,50 @@ fn from_auxdata(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if used.is_empty() {
         return None;
     }
-    let joined = used.into_iter().collect::<Vec<_>>().join(",");
+    let joined = string_set_order(&used).join(",");
     let mut set = PropertySet::new(VIRTUAL_FUNCTIONS);
     set.insert(
         "uses-virtual-functions-set",
         Value::bytes(joined.into_bytes()),
     );
     Some(set)
+}
+
+/// The order in which LLVM's `StringSet` (a `StringMap`) iterates `names` inserted in this order
+/// (repeats ignored): its buckets' order. A name's bucket is the low bits of its XXH3 hash
+/// (`xxh3_64bits`, as 32 bits), probed quadratically on collision; the table starts at 16
+/// buckets and doubles when more than three quarters are full, re-placing the names in bucket
+/// order (`StringMapImpl::LookupBucketFor`, `RehashTable`).
+pub(crate) fn string_set_order<'a>(names: &[&'a str]) -> Vec<&'a str> {
+    fn place<'a>(table: &mut [Option<(u32, &'a str)>], hash: u32, name: &'a str) {
+        let mask = table.len() - 1;
+        let mut bucket = hash as usize & mask;
+        let mut probe = 1;
+        while table[bucket].is_some() {
+            bucket = (bucket + probe) & mask;
+            probe += 1;
+        }
+        table[bucket] = Some((hash, name));
+    }
+    let mut table: Vec<Option<(u32, &str)>> = vec![None; 16];
+    let mut items = 0usize;
+    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+    for &name in names {
+        if !seen.insert(name) {
+            continue;
+        }
+        let hash = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as u32;
+        place(&mut table, hash, name);
+        items += 1;
+        if items * 4 > table.len() * 3 {
+            let mut grown = vec![None; table.len() * 2];
+            for &(hash, name) in table.iter().flatten() {
+                place(&mut grown, hash, name);
+            }
+            table = grown;
+        }
+    }
+    table.into_iter().flatten().map(|(_, n)| n).collect()
 }
 
 #[cfg(test)]
@@ -183,6 +220,32 @@ mod tests {
     /// `f` is held by a vtable named only by `OpName` (through a composite and a spec-constant
     /// cast); `g` by a function-pointer table that is no vtable, and `h` in code only: all three
     /// have their address taken, only `f` is virtual.
+    /// DPC++ 2026.2's joins (testdata/postlink `vfunc`, `vfunc-sets`: `uses-virtual-functions-set`
+    /// of KConstruct, KMake and KAB), and a set that outgrows the first table.
+    #[test]
+    fn sets_are_joined_in_llvm_string_set_order() {
+        assert_eq!(
+            string_set_order(&["_ZTSv", "_ZTS4SetB"]),
+            ["_ZTS4SetB", "_ZTSv"]
+        );
+        assert_eq!(
+            string_set_order(&["_ZTS4SetA", "_ZTS4SetB", "_ZTSv", "_ZTS4SetB"]),
+            ["_ZTS4SetB", "_ZTSv", "_ZTS4SetA"]
+        );
+        assert_eq!(
+            string_set_order(&["_ZTS4SetA", "_ZTS4SetB"]),
+            ["_ZTS4SetB", "_ZTS4SetA"]
+        );
+        let many: Vec<String> = (0..40).map(|k| format!("_ZTS{k}")).collect();
+        let names: Vec<&str> = many.iter().map(String::as_str).collect();
+        let mut ordered = string_set_order(&names);
+        assert_eq!(ordered.len(), 40);
+        ordered.sort_unstable();
+        let mut all = names.clone();
+        all.sort_unstable();
+        assert_eq!(ordered, all);
+    }
+
     #[test]
     fn only_what_a_vtable_holds_is_virtual() -> TestResult {
         let module = assemble(
