@@ -293,7 +293,8 @@ fn dpcpp_split_images_run_like_the_unsplit_image_on_the_sycl_runtime() {
             Images::List(images)
         };
         let off = sycl_run::jit_images(&dir.join("off"), true);
-        assert_eq!(off.len(), 1, "{case}: off is one image");
+        // (One image, and the bfloat16 device library's two after it where the code uses it.)
+        assert!(!off.is_empty(), "{case}: no off image");
         let reference = sycl_run::by_kernel(&sycl_run::run(
             &with_linked(off),
             &run_json,
