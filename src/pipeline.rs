@@ -427,21 +427,12 @@ fn validate_output(
         return Ok(None);
     }
     if let Some(why) = missing_validator {
-        let auto = matches!(options.validation, Validation::Auto);
-        if validate::validator_named() {
-            // Asked for by name: never skipped.
-            return Err(Error::Validation(why.into()));
-        }
-        if auto {
-            diagnostics.push(Diagnostic::NotValidated {
-                what: Validated::Output,
-                reason: why.to_string(),
-            });
-            return Ok(None);
-        }
-        return Err(Error::Validation(format!(
-            "--validate was given but {why} (install SPIRV-Tools)"
-        )));
+        diagnostics.push(validate::when_unavailable(
+            options.validation,
+            why.to_string(),
+            Validated::Output,
+        )?);
+        return Ok(None);
     }
     let module = match &output.0 {
         OutputRepr::Edited(m, _) | OutputRepr::Unchanged(m) => m,

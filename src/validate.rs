@@ -52,6 +52,25 @@ pub fn validator_named() -> bool {
     std::env::var_os("SPEC_LINK_SPIRV_VAL").is_some()
 }
 
+/// What a run does when the validator cannot run (`why`, from [`unavailable`]): one named by
+/// `$SPEC_LINK_SPIRV_VAL`, or asked for (`--validate`, `--validate=strict`), makes it an error;
+/// by default (`Validation::Auto`) the run goes on with a note that `what` was not validated.
+pub fn when_unavailable(
+    validation: crate::Validation,
+    why: String,
+    what: crate::diagnostic::Validated,
+) -> Result<crate::Diagnostic> {
+    if validator_named() {
+        return Err(Error::Validation(why));
+    }
+    match validation {
+        crate::Validation::Auto => Ok(crate::Diagnostic::NotValidated { what, reason: why }),
+        _ => Err(Error::Validation(format!(
+            "--validate was given but {why} (install SPIRV-Tools)"
+        ))),
+    }
+}
+
 /// Why the validator cannot be run, if it cannot.
 pub fn unavailable() -> Option<String> {
     let v = validator();

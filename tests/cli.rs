@@ -663,6 +663,31 @@ fn validate_without_spirv_val_is_an_error() {
     assert_eq!(out.status.code(), Some(1));
     assert!(String::from_utf8_lossy(&out.stderr).contains("spirv-val is not on PATH"));
     assert!(!dir.join("out.spv").exists());
+    // The split's images alike, with either mode; by default a note, and the images are written.
+    for (args, code) in [
+        (&["--validate"][..], 1),
+        (&["--validate=strict"][..], 1),
+        (&[][..], 0),
+    ] {
+        let table = dir.join("split").join("out.table");
+        std::fs::create_dir_all(dir.join("split")).unwrap();
+        let out = bin()
+            .arg(&inp)
+            .args(["--split", "per-kernel", "-o"])
+            .arg(&table)
+            .args(args)
+            .env("PATH", "/nonexistent")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(code), "{args:?}: {stderr}");
+        assert!(
+            stderr.contains("spirv-val is not on PATH"),
+            "{args:?}: {stderr}"
+        );
+        assert_eq!(table.exists(), code == 0, "{args:?}");
+        std::fs::remove_dir_all(dir.join("split")).unwrap();
+    }
 }
 
 /// A validator named by `$SPEC_LINK_SPIRV_VAL` must run, even without `--validate` (a missing

@@ -423,19 +423,12 @@ fn validate(
         return Ok(None);
     }
     if let Some(why) = val::unavailable() {
-        if val::validator_named() {
-            return Err(Error::Validation(why));
-        }
-        if options.validation == Validation::Auto {
-            diagnostics.push(crate::Diagnostic::NotValidated {
-                what: crate::diagnostic::Validated::Specialized,
-                reason: why,
-            });
-            return Ok(None);
-        }
-        return Err(Error::Validation(format!(
-            "--validate was given but {why} (install SPIRV-Tools)"
-        )));
+        diagnostics.push(val::when_unavailable(
+            options.validation,
+            why,
+            crate::diagnostic::Validated::Specialized,
+        )?);
+        return Ok(None);
     }
     let kernel = module.declares_capability(spirv::Capability::Kernel);
     let env = options

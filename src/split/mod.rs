@@ -640,16 +640,12 @@ impl Validator {
             return Ok(off);
         }
         if let Some(why) = validate::unavailable() {
-            if options.validation == crate::Validation::Always || validate::validator_named() {
-                return Err(Error::Validation(format!(
-                    "--validate was given but {why} (install SPIRV-Tools)"
-                )));
-            }
             return Ok(Validator {
-                note: Some(Diagnostic::NotValidated {
-                    what: Validated::Image,
-                    reason: why,
-                }),
+                note: Some(validate::when_unavailable(
+                    options.validation,
+                    why,
+                    Validated::Image,
+                )?),
                 ..off
             });
         }
