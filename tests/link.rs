@@ -1781,3 +1781,65 @@ fn copies_of_an_export_merge() {
         );
     }
 }
+
+/// DPC++ 2026.2 marks each device global with llvm-spirv's internal `HostAccessINTEL` (6147: an
+/// access and a name), a decoration no grammar knows: two of its modules link (as `OpDecorate`
+/// takes only literal parameters, its target is the one id), the decorations land on the same
+/// variables (by name), and the output fails spirv-val only as the inputs do (DPC++'s internal
+/// capability 6146).
+#[test]
+fn dpcpp_device_globals_link() {
+    /// (variable name, decoration parameters) of every 6147 decoration of a module.
+    fn host_access(bytes: &[u8]) -> Vec<(String, Vec<u32>)> {
+        let words = common::words(bytes);
+        let mut names = std::collections::HashMap::new();
+        let mut decorations = Vec::new();
+        let mut at = 5;
+        while at < words.len() {
+            let n = (words[at] >> 16) as usize;
+            let w = &words[at..at + n];
+            match w[0] & 0xffff {
+                5 => {
+                    let text: Vec<u8> = w[2..].iter().flat_map(|x| x.to_le_bytes()).collect();
+                    let end = text.iter().position(|&b| b == 0).unwrap();
+                    names.insert(w[1], String::from_utf8_lossy(&text[..end]).into_owned());
+                }
+                71 if w[2] == 6147 => decorations.push((w[1], w[3..].to_vec())),
+                _ => {}
+            }
+            at += n;
+        }
+        let mut out: Vec<(String, Vec<u32>)> = decorations
+            .into_iter()
+            .map(|(target, params)| (names[&target].clone(), params))
+            .collect();
+        out.sort();
+        out
+    }
+    let tmp = tmpdir("dpcpp-device-globals");
+    let cases = common::repo().join("testdata/postlink");
+    let with_globals = cases.join("devglobal/off/image0.spv");
+    let other = cases.join("dynlink-provider/off/image0.spv");
+    let out = spec_link(
+        &tmp,
+        &[
+            with_globals.to_str().unwrap(),
+            other.to_str().unwrap(),
+            "-o",
+            "linked.spv",
+            "--validate",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    assert!(
+        stderr(&out).contains("as the input does"),
+        "{}",
+        stderr(&out)
+    );
+    let before = host_access(&std::fs::read(&with_globals).unwrap());
+    assert!(before.len() >= 3, "{before:?}");
+    assert_eq!(
+        host_access(&std::fs::read(tmp.join("linked.spv")).unwrap()),
+        before
+    );
+}

@@ -508,6 +508,9 @@ pub fn decoration_parameters_are_literals(decoration: u32, parameters: &[u32]) -
         40 => n == 1 && parameters[0] & !0x1f == 0,
         // LinkageAttributes: name, linkage type (Export, Import, LinkOnceODR)
         41 => n >= 2 && parameters[n - 1] <= 2 && string_len(&parameters[..n - 1]) == Some(n - 1),
+        // DPC++'s HostAccessINTEL before SPV_INTEL_global_variable_host_access numbered it 6188
+        // (llvm-spirv's internal 6147, on every device global): access, name
+        6147 => n >= 2 && string_len(&parameters[1..]) == Some(n - 1),
         _ => false,
     }
 }
@@ -528,6 +531,22 @@ pub fn id_use_positions(words: &[u32]) -> Option<Vec<usize>> {
         // Selector and default label are at fixed places; the case labels follow literals whose
         // width depends on the selector type. Labels are never values we rewrite.
         return (words.len() >= 3).then(|| vec![1, 2]);
+    }
+    // A decoration the grammar does not know (a vendor's or a compiler's internal one, as
+    // llvm-spirv writes): `OpDecorate` and `OpMemberDecorate` take literal parameters only (ids
+    // go with `OpDecorateId`), so the target is the one id.
+    let decoration_at = match op {
+        x if x == Op::Decorate as u32 => Some(2),
+        x if x == Op::MemberDecorate as u32 => Some(3),
+        _ => None,
+    };
+    if let Some(at) = decoration_at {
+        if words
+            .get(at)
+            .is_some_and(|&d| spirv::Decoration::from_u32(d).is_none())
+        {
+            return Some(vec![1]);
+        }
     }
     decoded_use_positions(words)
 }
@@ -730,6 +749,28 @@ impl std::fmt::Debug for ExtSet {
 mod tests {
     use super::*;
     use std::collections::BTreeSet;
+
+    /// A decoration no grammar knows takes literal parameters only, as `OpDecorate` and
+    /// `OpMemberDecorate` do: the target is the one id, whatever the words after it hold.
+    /// DPC++'s internal `HostAccessINTEL` (6147: access, name) takes the fixed layout.
+    #[test]
+    fn an_unknown_decoration_uses_its_target_only() {
+        let name = [u32::from_le_bytes(*b"dg_x"), 0];
+        let host_access = [71 | 6 << 16, 7, 6147, 2, name[0], name[1]];
+        assert_eq!(id_use_positions(&host_access), Some(vec![1]));
+        assert!(decoration_parameters_are_literals(6147, &host_access[3..]));
+        // (Its name not terminated: not the fixed layout, still a decoration of literals.)
+        assert!(!decoration_parameters_are_literals(
+            6147,
+            &host_access[3..5]
+        ));
+        let unknown = [71 | 5 << 16, 9, 60000, 11, 12];
+        assert_eq!(id_use_positions(&unknown), Some(vec![1]));
+        let member = [72 | 5 << 16, 9, 0, 60000, 13];
+        assert_eq!(id_use_positions(&member), Some(vec![1]));
+        // A known decoration still goes through the grammar: `OpDecorate %x Alignment 4`.
+        assert_eq!(id_use_positions(&[71 | 4 << 16, 9, 44, 4]), Some(vec![1]));
+    }
 
     /// `string_len`'s zero-byte test agrees with looking at each byte.
     #[test]
