@@ -4,11 +4,11 @@
 //! of `-g` or `-O0` code). The SPIR-V keeps only the remaining parameters, so the masks come from
 //! the input's property file, for the kernels of this image and the other functions it defines
 //! (by their linkage name or `OpName`), in the file's order (DPC++'s own order is a hash order);
-//! for an input without that set, from the
-//! kernel's `sycl_kernel_omit_args` metadata in `NonSemantic.AuxData` (one boolean per original
-//! argument, as DPC++'s `SYCLKernelParamOptInfoAnalysis` reads it; an empty list gives no
-//! property), in entry-point order. The set is written for every image, empty when no kernel
-//! has a mask, as DPC++ does.
+//! for an input without that set, from the functions' `sycl_kernel_omit_args` metadata in
+//! `NonSemantic.AuxData` (one boolean per original argument, as DPC++'s
+//! `SYCLKernelParamOptInfoAnalysis` reads it; an empty list gives no property), the kernels in
+//! entry-point order, then the other functions in module order. The set is written for every
+//! image, empty when no function has a mask, as DPC++ does.
 
 use super::{EntryKind, ImageContext, PropertySet, Value, KERNEL_PARAM_OPT};
 
