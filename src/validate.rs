@@ -410,6 +410,54 @@ impl Control {
         (words.iter().flat_map(|w| w.to_le_bytes()).collect(), origin)
     }
 
+    /// Sets aside the instruction spirv-val's error `err` is at (`origin`: the input instruction
+    /// of each control instruction), every other one lowering removed with its opcode in its
+    /// scope, and the decorations of what was set aside; false if the error is at no
+    /// instruction, at one lowering kept or already set aside, or at one that cannot be.
+    fn set_aside_error(
+        &mut self,
+        err: &str,
+        origin: &[usize],
+        gone: &dyn Fn(usize) -> bool,
+    ) -> bool {
+        let Some(&i) = error_instruction(err).and_then(|k| origin.get(k)) else {
+            return false;
+        };
+        if !gone(i) || self.set_aside.contains_key(&i) {
+            return false;
+        }
+        let Some(form) = self.set_aside_form(i, gone) else {
+            return false;
+        };
+        self.set_aside.insert(i, form);
+        let (op, scope) = (self.opcode(i), self.in_function(i));
+        for j in 0..self.module.len() {
+            if self.opcode(j) == op
+                && self.in_function(j) == scope
+                && !is_decoration(op)
+                && !self.set_aside.contains_key(&j)
+                && gone(j)
+            {
+                if let Some(form) = self.set_aside_form(j, gone) {
+                    self.set_aside.insert(j, form);
+                }
+            }
+        }
+        // The decorations of what was set aside go with it.
+        for j in 0..self.module.len() {
+            let w = self.inst(j);
+            if is_decoration(inst::opcode(w))
+                && gone(j)
+                && w.get(1)
+                    .and_then(|&t| self.def(t))
+                    .is_some_and(|d| self.set_aside.contains_key(&d))
+            {
+                self.set_aside.insert(j, None);
+            }
+        }
+        true
+    }
+
     /// The input's instructions in the control's order: the input's, or with
     /// `declarations_first` the function declarations moved before the first definition.
     fn order(&self) -> Vec<usize> {
@@ -466,49 +514,8 @@ fn control_fails_as(
     for _ in 0..CONTROL_ROUNDS {
         if in_err.contains(DECLARATION_AFTER_DEFINITION) && !control.declarations_first {
             control.declarations_first = true;
-            let (bytes, from) = control.materialise();
-            origin = from;
-            match spirv_val(&bytes, target_env)? {
-                None => return Ok(false),
-                Some(e) if error_key(&e) == out_key => return Ok(true),
-                Some(e) => in_err = e,
-            }
-            continue;
-        }
-        let Some(&i) = error_instruction(&in_err).and_then(|k| origin.get(k)) else {
+        } else if !control.set_aside_error(&in_err, &origin, gone) {
             return Ok(false);
-        };
-        if !gone(i) || control.set_aside.contains_key(&i) {
-            return Ok(false);
-        }
-        let Some(form) = control.set_aside_form(i, gone) else {
-            return Ok(false);
-        };
-        control.set_aside.insert(i, form);
-        let (op, scope) = (control.opcode(i), control.in_function(i));
-        for j in 0..control.module.len() {
-            if control.opcode(j) == op
-                && control.in_function(j) == scope
-                && !is_decoration(op)
-                && !control.set_aside.contains_key(&j)
-                && gone(j)
-            {
-                if let Some(form) = control.set_aside_form(j, gone) {
-                    control.set_aside.insert(j, form);
-                }
-            }
-        }
-        // The decorations of what was set aside go with it.
-        for j in 0..control.module.len() {
-            let w = control.inst(j);
-            if is_decoration(inst::opcode(w))
-                && gone(j)
-                && w.get(1)
-                    .and_then(|&t| control.def(t))
-                    .is_some_and(|d| control.set_aside.contains_key(&d))
-            {
-                control.set_aside.insert(j, None);
-            }
         }
         let (bytes, from) = control.materialise();
         origin = from;

@@ -56,7 +56,7 @@ pub(crate) fn is_builtin(name: &str) -> bool {
 }
 
 /// The device library's bfloat16 conversions (DPC++'s `BF16DeviceLibFuncs`).
-pub(crate) const BF16_DEVICELIB: [&str; 14] = [
+const BF16_DEVICELIB: [&str; 14] = [
     "__devicelib_ConvertFToBF16INTEL",
     "__devicelib_ConvertBF16ToFINTEL",
     "__devicelib_ConvertFToBF16INTELVec1",
@@ -73,10 +73,15 @@ pub(crate) const BF16_DEVICELIB: [&str; 14] = [
     "__devicelib_ConvertBF16ToFINTELVec16",
 ];
 
+/// Whether `name` is one of [`BF16_DEVICELIB`].
+pub(crate) fn is_bf16_devicelib(name: &[u8]) -> bool {
+    BF16_DEVICELIB.iter().any(|f| f.as_bytes() == name)
+}
+
 pub(crate) fn imported(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let index = ctx.index;
     let importable = |name: &str| {
-        BF16_DEVICELIB.contains(&name) || (ctx.emit.allow_dependencies && !is_builtin(name))
+        is_bf16_devicelib(name.as_bytes()) || (ctx.emit.allow_dependencies && !is_builtin(name))
     };
     let declared: Vec<(u32, String)> = index
         .functions

@@ -17,7 +17,7 @@
 use crate::error::{Error, Result};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
-use crate::properties::symbols::BF16_DEVICELIB;
+use crate::properties::symbols::is_bf16_devicelib;
 use crate::properties::{PropertySet, Value};
 use spirv::{Capability, Decoration, Op};
 
@@ -61,8 +61,7 @@ pub(crate) fn library_kind(module: &Module) -> Option<bool> {
             let (name, len) = w.get(3..).and_then(inst::read_string)?;
             // (The linkage type follows the name: 0 Export.)
             if w.get(3 + len) == Some(&0) {
-                let known = std::str::from_utf8(&name).is_ok_and(|n| BF16_DEVICELIB.contains(&n));
-                if !known {
+                if !is_bf16_devicelib(&name) {
                     return None;
                 }
                 exports += 1;
@@ -79,9 +78,10 @@ pub(crate) fn uses_bf16(index: &Index) -> bool {
         .iter()
         .filter(|f| f.is_declaration)
         .any(|f| {
-            index.linkage.get(&f.id).is_some_and(|l| {
-                std::str::from_utf8(&l.name).is_ok_and(|n| BF16_DEVICELIB.contains(&n))
-            })
+            index
+                .linkage
+                .get(&f.id)
+                .is_some_and(|l| is_bf16_devicelib(&l.name))
         })
 }
 

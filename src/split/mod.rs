@@ -9,7 +9,7 @@
 //! image's index from the property sets; numbering from 0 per image).
 
 mod devicelib;
-mod extract;
+pub(crate) mod extract;
 pub(crate) mod graph;
 pub(crate) mod group;
 
