@@ -489,23 +489,26 @@ fn decoration_literals_fit(words: &[u32]) -> bool {
     decoration_parameters_are_literals(words[2], &words[3..])
 }
 
-/// Whether `decoration` is a core one whose parameters are literals only (0..=45 but
-/// `UniformId`, 12 is unassigned; 4469, 4470) and `parameters` are exactly such parameters. (`false` for
-/// any other: the grammar then tells.)
+/// Whether `decoration` is one whose parameters are literals only (the core ones 0..=45 but
+/// `UniformId`, 12 is unassigned; 4469, 4470; the Intel ones llvm-spirv writes on ESIMD and
+/// other device code) and `parameters` are exactly such parameters, as rspirv's grammar decodes
+/// them. (`false` for any other: the grammar then tells.)
 pub fn decoration_parameters_are_literals(decoration: u32, parameters: &[u32]) -> bool {
     let n = parameters.len();
     match decoration {
         // no parameter (4469, 4470: NoSignedWrap, NoUnsignedWrap, on every integer operation of
-        // an LLVM-translated module)
-        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 | 4469 | 4470 => n == 0,
-        // one number
-        1 | 6 | 7 | 29..=37 | 43..=45 => n == 1,
+        // an LLVM-translated module; 5624, 5626, 5627: VectorComputeVariableINTEL,
+        // VectorComputeFunctionINTEL, StackCallINTEL)
+        0 | 2..=5 | 8..=10 | 13..=26 | 28 | 42 | 4469 | 4470 | 5624 | 5626 | 5627 => n == 0,
+        // one number (5599, 5625, 5628: SIMTCallINTEL, FuncParamIOKindINTEL,
+        // GlobalVariableOffsetINTEL)
+        1 | 6 | 7 | 29..=37 | 43..=45 | 5599 | 5625 | 5628 => n == 1,
         // one enumerant the grammar knows (BuiltIn, FuncParamAttr, FPRoundingMode, FPFastMathMode
         // bits)
         11 => n == 1 && spirv::BuiltIn::from_u32(parameters[0]).is_some(),
         38 => n == 1 && parameters[0] <= 7,
         39 => n == 1 && parameters[0] <= 3,
-        40 => n == 1 && parameters[0] & !0x1f == 0,
+        40 => n == 1 && spirv::FPFastMathMode::from_bits(parameters[0]).is_some(),
         // LinkageAttributes: name, linkage type (Export, Import, LinkOnceODR)
         41 => n >= 2 && parameters[n - 1] <= 2 && string_len(&parameters[..n - 1]) == Some(n - 1),
         // DPC++'s HostAccessINTEL before SPV_INTEL_global_variable_host_access numbered it 6188
@@ -772,6 +775,38 @@ mod tests {
         assert_eq!(id_use_positions(&[71 | 4 << 16, 9, 44, 4]), Some(vec![1]));
     }
 
+    /// Every decoration the literal fast path accepts is one the grammar decodes to the target
+    /// alone, with those parameters, and the fast path refuses what the grammar refuses (the
+    /// FPFastMathMode bits it does not know, a parameter too many or too few).
+    #[test]
+    fn the_literal_fast_path_agrees_with_the_grammar() {
+        let samples: &[&[u32]] = &[
+            &[],
+            &[0],
+            &[3],
+            &[0x1f],
+            &[0x10000],
+            &[0x30000],
+            &[0x40000],
+            &[0x80000],
+            &[0x20],
+            &[1, 2],
+        ];
+        let decorations = (0..=46).chain([4469, 4470, 5599, 5624, 5625, 5626, 5627, 5628]);
+        for d in decorations {
+            for &params in samples {
+                let mut words = vec![71 | ((3 + params.len() as u32) << 16), 9, d];
+                words.extend_from_slice(params);
+                let fast = decoration_parameters_are_literals(d, params);
+                let decoded = decoded_use_positions(&words);
+                if fast {
+                    assert_eq!(decoded, Some(vec![1]), "decoration {d} {params:?}");
+                } else if matches!(d, 5599 | 5624..=5628) || d == 40 {
+                    assert_ne!(decoded, Some(vec![1]), "decoration {d} {params:?}");
+                }
+            }
+        }
+    }
     /// `string_len`'s zero-byte test agrees with looking at each byte.
     #[test]
     fn string_len_finds_the_word_with_the_nul() {

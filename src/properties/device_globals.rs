@@ -28,15 +28,24 @@ pub(crate) struct DeviceGlobal {
 /// The device globals of `module`, in the order of their variables.
 pub(crate) fn device_globals(module: &Module, index: &Index) -> Vec<DeviceGlobal> {
     let mut decorated: Vec<(u32, String)> = Vec::new();
-    let mut names: crate::module::idhash::IdMap<u32, Vec<u8>> = Default::default();
     for i in 0..index.annotation_end.min(module.len()) {
         let Some(w) = module.inst(i) else { continue };
-        let op = inst::opcode(w);
-        if op == Op::Decorate as u32 && w.len() >= 5 && HOST_ACCESS.contains(&w[2]) {
+        if inst::is(w, Op::Decorate) && w.len() >= 5 && HOST_ACCESS.contains(&w[2]) {
             if let Some((s, _)) = inst::read_string(&w[4..]) {
                 decorated.push((w[1], String::from_utf8_lossy(&s).into_owned()));
             }
-        } else if op == Op::Name as u32 && w.len() >= 3 {
+        }
+    }
+    if decorated.is_empty() {
+        return Vec::new();
+    }
+    // The first name of each decorated id (a module names many more ids than it has device
+    // globals: only those names are read).
+    let targets: crate::module::idhash::IdSet<u32> = decorated.iter().map(|&(id, _)| id).collect();
+    let mut names: crate::module::idhash::IdMap<u32, Vec<u8>> = Default::default();
+    for i in 0..index.annotation_end.min(module.len()) {
+        let Some(w) = module.inst(i) else { continue };
+        if inst::is(w, Op::Name) && w.len() >= 3 && targets.contains(&w[1]) {
             if let Some((s, _)) = inst::read_string(&w[2..]) {
                 names.entry(w[1]).or_insert(s);
             }

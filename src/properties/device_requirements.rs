@@ -19,7 +19,7 @@
 //!   function with a required work-group size.
 
 use super::{ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS, PROGRAM_METADATA};
-use crate::module::idhash::IdMap;
+use crate::module::idhash::{IdBits, IdTable};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::Op;
@@ -152,7 +152,7 @@ fn aspects_with_auxdata(ctx: &ImageContext<'_>) -> Vec<u32> {
     if aux.is_empty() {
         return image_aspects(ctx.module, ctx.index);
     }
-    let mut types = TypeAspects::default();
+    let mut types = TypeAspects::new(ctx.module, ctx.index);
     let mut found = 0u8;
     let mut listed = Vec::new();
     for f in &ctx.index.functions {
@@ -174,7 +174,7 @@ fn aspects_with_auxdata(ctx: &ImageContext<'_>) -> Vec<u32> {
 
 /// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.
 pub(crate) fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
-    let mut types = TypeAspects::default();
+    let mut types = TypeAspects::new(module, index);
     let mut found = 0u8;
     for f in index.functions.iter().filter(|f| !f.is_declaration) {
         found |= function_aspects(module, index, f, &mut types);
@@ -191,16 +191,55 @@ pub(crate) fn bits_to_aspects(bits: u8) -> Vec<u32> {
         .collect()
 }
 
-/// Memo of which aspects a type holds (bit 1 fp16, bit 2 fp64, bit 8 64-bit integer).
-#[derive(Default)]
-pub(crate) struct TypeAspects(IdMap<u32, u8>);
+/// Memo of which aspects a type holds (bit 1 fp16, bit 2 fp64, bit 8 64-bit integer) and of the
+/// fp16/fp64 bits of the global-section values functions use, for one module: arrays indexed by
+/// id (hash maps when the bound is too large for the module), so that the per-instruction
+/// lookups of [`function_aspects`] are an array read each.
+pub(crate) struct TypeAspects {
+    /// Per type: its bits + 1 (0: not worked out yet).
+    types: IdTable<u8>,
+    /// Per global-section value: the fp16/fp64 bits of its type + 1 (0: not worked out yet).
+    values: IdTable<u8>,
+    /// The ids the global section defines (types, constants, variables, …).
+    globals: IdBits,
+    /// The global-section values whose type may hold a 16- or 64-bit float: a superset of those
+    /// [`TypeAspects::global_value`] finds (every type a type reaches counted, whatever order
+    /// the memo is filled in), so that an instruction none of whose words is one of them needs
+    /// no decoding of its operands.
+    maybe_float: IdBits,
+}
 
 impl TypeAspects {
-    fn of(&mut self, module: &Module, index: &Index, ty: u32) -> u8 {
-        if let Some(&b) = self.0.get(&ty) {
-            return b;
+    pub(crate) fn new(module: &Module, index: &Index) -> TypeAspects {
+        let budget = module.word_count();
+        let mut globals = IdBits::new(module.bound(), budget);
+        for i in index.annotation_end..index.globals_end.min(module.len()) {
+            if let Some(r) = module.inst(i).and_then(inst::result_id) {
+                globals.insert(r);
+            }
         }
-        self.0.insert(ty, 0); // cycles through forward pointers end here
+        let maybe_float = values_maybe_float(module, index, budget);
+        TypeAspects {
+            types: IdTable::new(module.bound(), budget),
+            values: IdTable::new(module.bound(), budget),
+            globals,
+            maybe_float,
+        }
+    }
+
+    /// Whether some word after the opcode of `words` may be a value [`TypeAspects::global_value`]
+    /// gives bits for.
+    #[inline]
+    fn may_use_float_global(&self, words: &[u32]) -> bool {
+        !self.maybe_float.is_empty_set() && words[1..].iter().any(|&x| self.maybe_float.contains(x))
+    }
+
+    fn of(&mut self, module: &Module, index: &Index, ty: u32) -> u8 {
+        let known = self.types.get(ty);
+        if known != 0 {
+            return known - 1;
+        }
+        *self.types.get_mut(ty) = 1; // cycles through forward pointers end here (bits 0)
         let Some(w) = index.defs.get(&ty).and_then(|d| module.inst(d)) else {
             return 0;
         };
@@ -227,9 +266,81 @@ impl TypeAspects {
             }
             _ => 0,
         };
-        self.0.insert(ty, bits);
+        *self.types.get_mut(ty) = bits + 1;
         bits
     }
+
+    /// The fp16/fp64 bits of the type of `id` when the global section defines it (a constant or
+    /// variable a function uses), else 0.
+    #[inline]
+    fn global_value(&mut self, module: &Module, index: &Index, id: u32) -> u8 {
+        if !self.globals.contains(id) {
+            return 0;
+        }
+        let known = self.values.get(id);
+        if known != 0 {
+            return known - 1;
+        }
+        let bits = match index
+            .defs
+            .get(&id)
+            .and_then(|d| module.inst(d))
+            .and_then(inst::result_type)
+        {
+            Some(t) => self.of(module, index, t) & 3,
+            None => 0,
+        };
+        *self.values.get_mut(id) = bits + 1;
+        bits
+    }
+}
+
+/// The global-section values whose type reaches a 16- or 64-bit float (through vectors,
+/// matrices, arrays, struct members and pointees): the types' bits are joined until nothing
+/// changes (forward pointers make cycles), then each value's type is looked up.
+fn values_maybe_float(module: &Module, index: &Index, budget: usize) -> IdBits {
+    let range = index.annotation_end..index.globals_end.min(module.len());
+    let mut float_types = IdBits::new(module.bound(), budget);
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in range.clone() {
+            let Some(w) = module.inst(i) else { continue };
+            let op = inst::opcode(w);
+            let reaches = match op {
+                x if x == Op::TypeFloat as u32 => matches!(w.get(2), Some(16 | 64)),
+                x if x == Op::TypeVector as u32
+                    || x == Op::TypeMatrix as u32
+                    || x == Op::TypeArray as u32
+                    || x == Op::TypeRuntimeArray as u32 =>
+                {
+                    w.get(2).is_some_and(|&t| float_types.contains(t))
+                }
+                x if x == Op::TypeStruct as u32 => w
+                    .get(2..)
+                    .is_some_and(|m| m.iter().any(|&t| float_types.contains(t))),
+                x if x == Op::TypePointer as u32 => {
+                    w.get(3).is_some_and(|&t| float_types.contains(t))
+                }
+                _ => false,
+            };
+            if reaches {
+                if let Some(&r) = w.get(1) {
+                    changed |= float_types.insert(r);
+                }
+            }
+        }
+    }
+    let mut values = IdBits::new(module.bound(), budget);
+    for i in range {
+        let Some(w) = module.inst(i) else { continue };
+        if let (Some(t), Some(r)) = (inst::result_type(w), inst::result_id(w)) {
+            if float_types.contains(t) {
+                values.insert(r);
+            }
+        }
+    }
+    values
 }
 
 /// Aspect bits of one function's own instructions (1 fp16, 2 fp64, 4 atomic64).
@@ -263,15 +374,9 @@ pub(crate) fn function_aspects(
             }
         }
         // Constants and variables the function uses.
-        index.visit_use_ids(module, w, |u| {
-            if let Some(d) = index.defs.get(&u) {
-                if d >= index.annotation_end && d < index.globals_end {
-                    if let Some(t) = module.inst(d).and_then(inst::result_type) {
-                        found |= types.of(module, index, t) & 3;
-                    }
-                }
-            }
-        });
+        if types.may_use_float_global(w) {
+            index.visit_use_ids(module, w, |u| found |= types.global_value(module, index, u));
+        }
     }
     found
 }

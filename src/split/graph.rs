@@ -173,6 +173,12 @@ impl ModuleGraph {
         for f in &index.functions {
             global.insert(f.id);
         }
+        // The ids names or decorations name (most of a function's results have none: the
+        // search in `annotations` is skipped for those).
+        let mut annotated = IdBits::new(module.bound(), budget);
+        for &(target, _) in &g.annotations {
+            annotated.insert(target);
+        }
         // The ids a function's list already holds (emptied after each function).
         let mut seen = IdBits::new(module.bound(), budget);
         for f in &index.functions {
@@ -181,7 +187,7 @@ impl ModuleGraph {
             for i in f.start..=f.end.min(module.len().saturating_sub(1)) {
                 let Some(w) = module.inst(i) else { continue };
                 if i > f.start {
-                    if let Some(r) = inst::result_id(w) {
+                    if let Some(r) = inst::result_id(w).filter(|&r| annotated.contains(r)) {
                         local.extend(g.annotations_of(r));
                     }
                 }

@@ -270,7 +270,7 @@ pub(crate) fn plan(
     mode: SplitMode,
 ) -> (Vec<Vec<usize>>, Vec<Planned>) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
-    let mut memo = (TypeAspects::default(), IdMap::default());
+    let mut memo = (TypeAspects::new(module, index), IdMap::default());
     for (k, e) in entries.iter().enumerate() {
         let key = match mode {
             SplitMode::Off => String::new(),
