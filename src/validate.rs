@@ -14,7 +14,10 @@
 //! defined), one without a result goes, decorations go with what they decorate, an
 //! `OpEntryPoint` loses the interface ids set aside. Each round sets aside the instruction the
 //! error is at and every other one lowering removed with the same opcode in the same scope, then
-//! validates again, for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
+//! validates again; where the output holds nothing of a function the error is in (a split
+//! image without that kernel), the function goes whole instead, with its entry points, execution
+//! modes and names, and so does a global-section value only such functions use (an `OpUndef` of a
+//! 16-bit type would fail as a 16-bit constant does), for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
 //! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
 //! after a definition (DPC++'s images can have one) gets its declarations moved before the
@@ -426,12 +429,16 @@ impl Control {
         if !gone(i) || self.set_aside.contains_key(&i) {
             return false;
         }
-        let Some(form) = self.set_aside_form(i, gone) else {
-            return false;
-        };
-        self.set_aside.insert(i, form);
+        // (What goes whole takes nothing else of its opcode with it.)
+        let whole = self.set_aside_whole(i, gone);
+        if !whole {
+            let Some(form) = self.set_aside_form(i, gone) else {
+                return false;
+            };
+            self.set_aside.insert(i, form);
+        }
         let (op, scope) = (self.opcode(i), self.in_function(i));
-        for j in 0..self.module.len() {
+        for j in (0..self.module.len()).filter(|_| !whole) {
             if self.opcode(j) == op
                 && self.in_function(j) == scope
                 && !is_decoration(op)
@@ -451,6 +458,86 @@ impl Control {
                 && w.get(1)
                     .and_then(|&t| self.def(t))
                     .is_some_and(|d| self.set_aside.contains_key(&d))
+            {
+                self.set_aside.insert(j, None);
+            }
+        }
+        true
+    }
+
+    /// Sets aside, whole, what instruction `i` belongs to when the output has none of it: a
+    /// function every instruction of which lowering removed (with the entry points and execution
+    /// modes that name it), or a global-section value used only by such functions (which goes
+    /// with them, where an `OpUndef` in its place could fail as it does: a 16-bit constant
+    /// without the `Float16` capability). False (nothing set aside) otherwise.
+    fn set_aside_whole(&mut self, i: usize, gone: &dyn Fn(usize) -> bool) -> bool {
+        let whole = |f: &crate::module::index::Function| (f.start..=f.end).all(gone);
+        let functions: Vec<(usize, usize, u32)> = match self.index.function_of(i) {
+            Some(f) if whole(f) => vec![(f.start, f.end, f.id)],
+            Some(_) => return false,
+            None => {
+                let Some(id) = inst::result_id(self.inst(i)) else {
+                    return false;
+                };
+                let mut users = Vec::new();
+                for j in self.index.globals_end..self.module.len() {
+                    let mut uses = false;
+                    self.index
+                        .visit_use_ids(&self.module, self.inst(j), |u| uses |= u == id);
+                    if !uses {
+                        continue;
+                    }
+                    match self.index.function_of(j) {
+                        Some(f) if whole(f) => users.push((f.start, f.end, f.id)),
+                        _ => return false,
+                    }
+                }
+                // (Not used in the global section either: that is left to the usual form.)
+                let global = (self.index.annotation_end..self.index.globals_end).any(|j| {
+                    let mut uses = false;
+                    self.index
+                        .visit_use_ids(&self.module, self.inst(j), |u| uses |= u == id);
+                    uses
+                });
+                if users.is_empty() || global {
+                    return false;
+                }
+                users.dedup();
+                self.set_aside.insert(i, None);
+                users
+            }
+        };
+        let ids: Vec<u32> = functions.iter().map(|&(_, _, id)| id).collect();
+        for (start, end, _) in functions {
+            for j in start..=end {
+                self.set_aside.insert(j, None);
+            }
+        }
+        // The entry points and execution modes that name the functions.
+        for j in 0..self.index.annotation_end.min(self.module.len()) {
+            let w = self.inst(j);
+            let names = match inst::opcode(w) {
+                x if x == spirv::Op::EntryPoint as u32 => w.get(2),
+                x if x == spirv::Op::ExecutionMode as u32
+                    || x == spirv::Op::ExecutionModeId as u32 =>
+                {
+                    w.get(1)
+                }
+                _ => None,
+            };
+            if names.is_some_and(|f| ids.contains(f)) && gone(j) {
+                self.set_aside.insert(j, None);
+            }
+        }
+        // The names of what went (its decorations go in `set_aside_error`).
+        for j in 0..self.index.names_end.min(self.module.len()) {
+            let w = self.inst(j);
+            let op = inst::opcode(w);
+            if (op == spirv::Op::Name as u32 || op == spirv::Op::MemberName as u32)
+                && gone(j)
+                && w.get(1)
+                    .and_then(|&t| self.def(t))
+                    .is_some_and(|d| self.set_aside.get(&d) == Some(&None))
             {
                 self.set_aside.insert(j, None);
             }
@@ -674,6 +761,66 @@ mod tests {
         // error is that use, which the control module does not have.
         let lost = image(false, false, "").replace("%seventeen = OpConstant %uint 17\n", "");
         refused(run(&lost, &image(true, false, ""), None))?;
+        Ok(())
+    }
+
+    /// A function the output does not hold goes whole from the control module, and so does a
+    /// 16-bit constant only it used, whose `OpUndef` would fail as the constant does (DPC++'s
+    /// images have such constants: `Float16Buffer` without `Float16`). Kernel `b`'s clock read
+    /// at work-group scope is an error spirv-val reaches only after the constant's.
+    #[test]
+    fn functions_the_output_lacks_go_whole() -> std::result::Result<(), String> {
+        let module = |with_a: bool| {
+            let a = |l: &str| if with_a { l.to_string() } else { String::new() };
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpCapability Float16Buffer\nOpCapability ShaderClockKHR\n\
+                 OpExtension \"SPV_KHR_shader_clock\"\nOpMemoryModel Physical64 OpenCL\n\
+                 {}OpEntryPoint Kernel %kb \"b\"\n{}\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%half = OpTypeFloat 16\n\
+                 %void = OpTypeVoid\n{}%two = OpConstant %uint 2\n\
+                 %ptr_h = OpTypePointer CrossWorkgroup %half\n%fn = OpTypeFunction %void\n\
+                 %fa = OpTypeFunction %void %ptr_h\n{}\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                a("OpEntryPoint Kernel %ka \"a\"\n"),
+                a("OpName %ka \"ka\"\n"),
+                a("%h1 = OpConstant %half 1\n"),
+                a(
+                    "%ka = OpFunction %void None %fa\n%p = OpFunctionParameter %ptr_h\n\
+                   %ea = OpLabel\nOpStore %p %h1\nOpReturn\nOpFunctionEnd\n"
+                ),
+            )
+        };
+        let input = assemble(&module(true))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("8- or 16-bit types")),
+            "{first:?}"
+        );
+        // (By words, `a`'s `OpReturn` and `OpFunctionEnd` look kept: `b` has the same ones.)
+        let output = assemble(&module(false))?;
+        let mut gone = gone_from(&input, &output);
+        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
+        let start = (0..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .ok_or("no function")?;
+        let end = (start..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
+            .ok_or("no function end")?;
+        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        match run(&module(false), &module(true), Some(gone))? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(
+                    output.contains("Scope must be Subgroup or Device"),
+                    "{output}"
+                );
+                assert!(input.contains("8- or 16-bit types"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
         Ok(())
     }
 

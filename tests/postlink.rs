@@ -96,6 +96,30 @@ const GAPS: &[(&str, &[&str], Gap, &str)] = &[
         "device_has aspects are not in SPIR-V",
     ),
     (
+        "nonuniform",
+        &["per_kernel"],
+        Gap::Set("SYCL/device requirements"),
+        "aspects of non-uniform group factories (__uses_aspects__) are not in SPIR-V",
+    ),
+    (
+        "nonuniform",
+        &["per_source", "auto"],
+        Gap::Grouping,
+        "aspects of non-uniform group factories (__uses_aspects__) are not in SPIR-V",
+    ),
+    (
+        "jmatrix",
+        &["per_kernel"],
+        Gap::Set("SYCL/device requirements"),
+        "joint_matrix descriptors (function attributes of joint_matrix) are not in SPIR-V",
+    ),
+    (
+        "jmatrix",
+        &["per_source", "auto"],
+        Gap::Grouping,
+        "joint_matrix descriptors (function attributes of joint_matrix) are not in SPIR-V",
+    ),
+    (
         "specinline",
         &["off"],
         Gap::SpecNumbering,
@@ -579,6 +603,37 @@ fn auxdata_of(case: &str) -> Option<Vec<common::auxdata::Aux>> {
             omit("_ZTS2KD", 1),
             omit("_ZTS6KLocal", 1),
             omit("_ZL12local_helperi", 1),
+        ]),
+        "nonuniform" => entries.extend([
+            used("_ZTS7KBallot", &[50]),
+            used("_ZTS6KFixed", &[51]),
+            used("_ZTS7KTangle", &[52]),
+            used("_ZTS4KOpp", &[50]),
+            omit("_ZTS7KBallot", 1),
+            omit("_ZTS6KFixed", 1),
+            omit("_ZTS7KTangle", 1),
+            omit("_ZTS4KOpp", 1),
+            omit("_ZTS8KSgPlain", 1),
+        ]),
+        "jmatrix" => entries.extend([
+            Aux::Meta(
+                "_ZTS4KMad",
+                "sycl_joint_matrix",
+                vec![Md::Str("matrix_type::bf16,use::a,8,16;matrix_type::bf16,use::b,16,16;matrix_type::fp32,use::accumulator,8,16")],
+            ),
+            Aux::Meta(
+                "_ZTS4KMad",
+                "sycl_joint_matrix_mad",
+                vec![Md::Str("matrix_type::bf16,matrix_type::bf16,matrix_type::fp32,matrix_type::fp32,8,16,16")],
+            ),
+            Aux::Meta(
+                "_ZTS5KFill",
+                "sycl_joint_matrix",
+                vec![Md::Str("matrix_type::fp32,use::accumulator,8,16")],
+            ),
+            omit("_ZTS4KMad", 3),
+            omit("_ZTS5KFill", 1),
+            omit("_ZTS7KPlainX", 1),
         ]),
         _ => return None,
     }

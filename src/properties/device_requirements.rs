@@ -4,7 +4,10 @@
 //!   holding a 16- or 64-bit float (through pointers too: half is reached only through pointers
 //!   under `Float16Buffer`), atomic64 (27) for an atomic instruction on a 64-bit integer or
 //!   float (DPC++'s `atomic_ref` asks for atomic64 for every 8-byte type),
-//!   ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
+//!   ext_oneapi_atomic16 (73) for one on a 16-bit float or integer (`atomic_ref<half>`, whose
+//!   2-byte specialisation asks for it), ext_oneapi_clock_sub_group / work_group / device (84,
+//!   85, 86) for an `OpReadClockKHR` of that scope (the `clock<scope>()` specialisations ask
+//!   for them), ext_intel_esimd (49) for an ESIMD image; u32 each, ascending. With split `off` the input's
 //!   own `aspects` (from `--input-prop`) are added. A function `NonSemantic.AuxData` describes
 //!   gives its `sycl_used_aspects` metadata instead of what its code shows (DPC++'s own source:
 //!   it also holds `device_has` aspects and a `half` the optimiser folded away). Without
@@ -28,6 +31,26 @@ pub(crate) const FP16: u32 = 5;
 pub(crate) const FP64: u32 = 6;
 pub(crate) const ATOMIC64: u32 = 27;
 pub(crate) const ESIMD: u32 = 49;
+pub(crate) const ATOMIC16: u32 = 73;
+pub(crate) const CLOCK_SUB_GROUP: u32 = 84;
+pub(crate) const CLOCK_WORK_GROUP: u32 = 85;
+pub(crate) const CLOCK_DEVICE: u32 = 86;
+
+/// Aspect bits of a function's code ([`function_aspects`]).
+const BIT_FP16: u8 = 1;
+const BIT_FP64: u8 = 2;
+const BIT_ATOMIC64: u8 = 4;
+const BIT_ATOMIC16: u8 = 8;
+const BIT_CLOCK_SUB_GROUP: u8 = 16;
+const BIT_CLOCK_WORK_GROUP: u8 = 32;
+const BIT_CLOCK_DEVICE: u8 = 64;
+
+/// Type bits ([`TypeAspects`]): a 16-bit float, a 64-bit float (the aspect bits of the same
+/// name), a 64-bit integer, a 16-bit integer.
+const TYPE_INT64: u8 = 8;
+const TYPE_INT16: u8 = 16;
+/// `OpReadClockKHR` (SPV_KHR_shader_clock).
+const OP_READ_CLOCK: u32 = 5056;
 
 pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let mut aspects = aspects_with_auxdata(ctx);
@@ -182,16 +205,24 @@ pub(crate) fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
     bits_to_aspects(found)
 }
 
-/// Aspect bits (1 fp16, 2 fp64, 4 atomic64) as aspect values.
+/// Aspect bits ([`function_aspects`]) as aspect values.
 pub(crate) fn bits_to_aspects(bits: u8) -> Vec<u32> {
-    [(1, FP16), (2, FP64), (4, ATOMIC64)]
-        .into_iter()
-        .filter(|&(b, _)| bits & b != 0)
-        .map(|(_, a)| a)
-        .collect()
+    [
+        (BIT_FP16, FP16),
+        (BIT_FP64, FP64),
+        (BIT_ATOMIC64, ATOMIC64),
+        (BIT_ATOMIC16, ATOMIC16),
+        (BIT_CLOCK_SUB_GROUP, CLOCK_SUB_GROUP),
+        (BIT_CLOCK_WORK_GROUP, CLOCK_WORK_GROUP),
+        (BIT_CLOCK_DEVICE, CLOCK_DEVICE),
+    ]
+    .into_iter()
+    .filter(|&(b, _)| bits & b != 0)
+    .map(|(_, a)| a)
+    .collect()
 }
 
-/// Memo of which aspects a type holds (bit 1 fp16, bit 2 fp64, bit 8 64-bit integer) and of the
+/// Memo of which aspects a type holds ([`BIT_FP16`], [`BIT_FP64`], [`TYPE_INT64`], [`TYPE_INT16`]) and of the
 /// fp16/fp64 bits of the global-section values functions use, for one module: arrays indexed by
 /// id (hash maps when the bound is too large for the module), so that the per-instruction
 /// lookups of [`function_aspects`] are an array read each.
@@ -250,7 +281,11 @@ impl TypeAspects {
                 Some(64) => 2,
                 _ => 0,
             },
-            x if x == Op::TypeInt as u32 && w.get(2) == Some(&64) => 8,
+            x if x == Op::TypeInt as u32 => match w.get(2) {
+                Some(64) => TYPE_INT64,
+                Some(16) => TYPE_INT16,
+                _ => 0,
+            },
             x if x == Op::TypeVector as u32
                 || x == Op::TypeMatrix as u32
                 || x == Op::TypeArray as u32
@@ -343,7 +378,7 @@ fn values_maybe_float(module: &Module, index: &Index, budget: usize) -> IdBits {
     values
 }
 
-/// Aspect bits of one function's own instructions (1 fp16, 2 fp64, 4 atomic64).
+/// Aspect bits of one function's own instructions ([`BIT_FP16`] …).
 pub(crate) fn function_aspects(
     module: &Module,
     index: &Index,
@@ -357,8 +392,8 @@ pub(crate) fn function_aspects(
         if let Some(t) = inst::result_type(w) {
             let b = types.of(module, index, t);
             found |= b & 3;
-            if b & 10 != 0 && is_atomic(op) {
-                found |= 4;
+            if is_atomic(op) {
+                found |= atomic_bits(b);
             }
         }
         if op == Op::AtomicStore as u32 {
@@ -368,10 +403,11 @@ pub(crate) fn function_aspects(
                 .and_then(|d| module.inst(d))
                 .and_then(inst::result_type)
             {
-                if types.of(module, index, t) & 10 != 0 {
-                    found |= 4;
-                }
+                found |= atomic_bits(types.of(module, index, t));
             }
+        }
+        if op == OP_READ_CLOCK {
+            found |= clock_bits(module, index, w);
         }
         // Constants and variables the function uses.
         if types.may_use_float_global(w) {
@@ -379,6 +415,36 @@ pub(crate) fn function_aspects(
         }
     }
     found
+}
+
+/// The aspect bits of an atomic instruction on a value of type bits `b`: atomic64 for an 8-byte
+/// type (64-bit integer or float), atomic16 for a 2-byte one.
+fn atomic_bits(b: u8) -> u8 {
+    let mut bits = 0;
+    if b & (BIT_FP64 | TYPE_INT64) != 0 {
+        bits |= BIT_ATOMIC64;
+    }
+    if b & (BIT_FP16 | TYPE_INT16) != 0 {
+        bits |= BIT_ATOMIC16;
+    }
+    bits
+}
+
+/// The clock aspect bit of `OpReadClockKHR %type %scope` (`words`): by its scope constant,
+/// Device (1), Workgroup (2) or Subgroup (3); none for another scope or one not a constant.
+fn clock_bits(module: &Module, index: &Index, words: &[u32]) -> u8 {
+    let scope = words
+        .get(3)
+        .and_then(|s| index.defs.get(s))
+        .and_then(|d| module.inst(d))
+        .filter(|c| inst::is(c, Op::Constant))
+        .and_then(|c| c.get(3).copied());
+    match scope {
+        Some(1) => BIT_CLOCK_DEVICE,
+        Some(2) => BIT_CLOCK_WORK_GROUP,
+        Some(3) => BIT_CLOCK_SUB_GROUP,
+        _ => 0,
+    }
 }
 
 fn is_atomic(op: u32) -> bool {

@@ -256,7 +256,17 @@ fn category(
     } else if let Some(o) = carried.aux.attribute(entry.id, "sycl-optlevel") {
         key.push_str(o);
     }
-    key.push_str("---");
+    key.push('-');
+    // The entry point's joint-matrix strings (metadata only: from AuxData), each `-`-prefixed.
+    for name in ["sycl_joint_matrix", "sycl_joint_matrix_mad"] {
+        for value in carried.aux.metadata(entry.id, name).unwrap_or_default() {
+            if let crate::properties::auxdata::MdValue::String(s) = value {
+                key.push('-');
+                key.push_str(s);
+            }
+        }
+        key.push('-');
+    }
     key
 }
 
