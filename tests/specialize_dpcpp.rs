@@ -16,6 +16,8 @@
 //!   constant holding the value, and the `.prop` has the input's sets without the two
 //!   spec-constant ones; with one constant set, the `.prop` lists every other constant with its
 //!   descriptors and default bytes unchanged.
+//! - Values by type on DPC++'s half wrapper and integers of every width, and the errors of
+//!   out-of-range values, wrong shapes and unknown names (exit 1, nothing written).
 
 mod common;
 
@@ -506,4 +508,140 @@ fn dpcpp_images_specialize_to_what_is_left() {
         images >= 90 && singles >= 200 && literals >= 300,
         "{images} images, {singles} single constants, {literals} literals checked"
     );
+}
+
+/// The half constant of mixfeat (a `sycl::half` class wrapping an f16, SpecId 1, repeated as two
+/// `OpSpecConstant`s) and the integers of specconst2: values by type into the literals of every
+/// copy; out-of-range values and wrong shapes: `error:` naming the constant, exit 1, no file.
+#[test]
+fn dpcpp_values_by_type_and_range() {
+    let dir = common::Scratch::new("spec-link-specialize-dpcpp-values");
+    let u = "uid0123456789abcdef____ZL";
+    let mixfeat = postlink().join("mixfeat/off/image0.native.spv");
+    let specconst2 = postlink().join("specconst2/off/image0.native.spv");
+    let out = dir.join("out").join("o.spv");
+    let attempt = |image: &Path, set: &str| {
+        std::fs::create_dir_all(out.parent().unwrap()).unwrap();
+        bin()
+            .arg("specialize")
+            .arg(image)
+            .arg("--input-prop")
+            .arg(image.with_extension("prop"))
+            .arg("-o")
+            .arg(&out)
+            .arg("--prop")
+            .arg(out.with_extension("prop"))
+            .arg("--set")
+            .arg(set)
+            .arg("--validate")
+            .output()
+            .unwrap()
+    };
+    // SpecId → literal words of every constant that carried it, after specializing.
+    let literals = |image: &Path, set: &str, spec_id: u64| -> Vec<Vec<u32>> {
+        let o = attempt(image, set);
+        assert!(
+            o.status.success(),
+            "{set}: {}",
+            String::from_utf8_lossy(&o.stderr)
+        );
+        let info: Json =
+            serde_json::from_slice(&run_ok(bin().args(["info", "--json"]).arg(image), set))
+                .unwrap();
+        let mut ids = Vec::new();
+        fn collect(node: &Json, spec_id: u64, ids: &mut Vec<u32>) {
+            if node.get("spec_id").and_then(Json::as_u64) == Some(spec_id) {
+                ids.push(node["id"].as_u64().unwrap() as u32);
+            }
+            for m in node
+                .get("members")
+                .and_then(Json::as_array)
+                .into_iter()
+                .flatten()
+            {
+                collect(m, spec_id, ids);
+            }
+        }
+        for c in info["spec_constants"].as_array().unwrap() {
+            collect(c, spec_id, &mut ids);
+        }
+        let after = constants(&std::fs::read(&out).unwrap());
+        std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
+        ids.iter()
+            .map(|id| {
+                let (op, words) = &after[id];
+                assert_eq!(*op, 43, "{set}: %{id} is an OpConstant");
+                words.clone()
+            })
+            .collect()
+    };
+    let half = |v: &str| format!("{u}6halfId={v}");
+    for (given, bits) in [
+        ("2", 0x4000),
+        ("[2]", 0x4000),
+        ("-0.0", 0x8000),
+        ("inf", 0x7c00),
+        ("65504", 0x7bff),
+        ("0x1p-24", 0x0001),
+        ("1.00048828125", 0x3c00),
+        ("1.00146484375", 0x3c02),
+    ] {
+        let got = literals(&mixfeat, &half(given), 1);
+        assert_eq!(got, vec![vec![bits]; 2], "half {given}");
+    }
+    for (set, spec_id, words) in [
+        (format!("{u}6charId=-128"), 7, vec![0x80]),
+        (format!("{u}6charId=0xff"), 7, vec![0xff]),
+        (format!("{u}7shortId=-32768"), 8, vec![0x8000]),
+        (format!("{u}5intId=-1"), 0, vec![0xffff_ffff]),
+        (
+            format!("{u}4llId=-9223372036854775808"),
+            9,
+            vec![0, 0x8000_0000],
+        ),
+        (format!("{u}8doubleId=-0.0"), 1, vec![0, 0x8000_0000]),
+    ] {
+        let got = literals(&specconst2, &set, spec_id);
+        assert!(!got.is_empty(), "{set}: no constant of SpecId {spec_id}");
+        for w in got {
+            assert_eq!(w, words, "{set}");
+        }
+    }
+    for (image, set, expected) in [
+        (&mixfeat, half("65520"), "out of range"),
+        (&mixfeat, half("[[2]]"), "member 0"),
+        (&mixfeat, half("true"), "not a number"),
+        (&specconst2, format!("{u}6charId=256"), "out of range"),
+        (&specconst2, format!("{u}6charId=-129"), "out of range"),
+        (&specconst2, format!("{u}7shortId=65536"), "out of range"),
+        (
+            &specconst2,
+            format!("{u}4llId=18446744073709551616"),
+            "out of range",
+        ),
+        (&specconst2, format!("{u}8paddedId=[1, 2.5]"), "3 members"),
+        (&specconst2, format!("{u}5arrId=[1, 2, 3, 4]"), "3 members"),
+        (&specconst2, format!("{u}5arrId=[1.5, 2, 3]"), "member 0"),
+        (
+            &specconst2,
+            "_ZL5intId=1".to_string(),
+            "unknown spec constant",
+        ),
+    ] {
+        let o = attempt(image, &set);
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(1), "{set}: {stderr}");
+        assert!(
+            stderr.starts_with("error: ") && stderr.contains(expected),
+            "{set}: expected '{expected}' in: {stderr}"
+        );
+        let name = set.split('=').next().unwrap();
+        assert!(stderr.contains(name), "{set}: the error names the constant");
+        assert_eq!(
+            std::fs::read_dir(out.parent().unwrap()).unwrap().count(),
+            0,
+            "{set}: wrote something"
+        );
+        std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
+    }
 }
