@@ -645,3 +645,148 @@ fn dpcpp_values_by_type_and_range() {
         std::fs::remove_dir_all(out.parent().unwrap()).unwrap();
     }
 }
+
+/// The sets of a `.prop` file, by name, in file order.
+fn prop_sets(path: &Path) -> Vec<(String, Vec<String>)> {
+    let text = std::fs::read_to_string(path).unwrap();
+    let mut sets: Vec<(String, Vec<String>)> = Vec::new();
+    for line in text.lines() {
+        if let Some(name) = line.strip_prefix('[').and_then(|l| l.strip_suffix(']')) {
+            sets.push((name.to_string(), Vec::new()));
+        } else if let Some(last) = sets.last_mut() {
+            last.1.push(line.to_string());
+        }
+    }
+    sets
+}
+
+/// What a specialized image's `.prop` keeps of the property sets it was named with: an
+/// unlowered DPC++ image with its own `.prop` (lowered, then specialized: every set of DPC++'s
+/// `.prop` but the spec-constant ones carried, those made by lowering, in DPC++'s set order), a
+/// chain through the JSON sidecar (its `property_sets` read back), and names of another image
+/// (a sibling per-kernel image's `.prop`, whose SpecIds also start at 0) refused.
+#[test]
+fn dpcpp_property_sets_go_with_the_names() {
+    let dir = common::Scratch::new("spec-link-specialize-dpcpp-sets");
+    let u = "uid0123456789abcdef____ZL";
+    let off = postlink().join("mixfeat/off");
+    let spec_sets = |s: &str| s.starts_with("SYCL/specialization constants");
+    // An unlowered image and its `.prop`.
+    let first = dir.join("first.spv");
+    run_ok(
+        bin()
+            .arg("specialize")
+            .arg(off.join("image0.spv"))
+            .arg("--input-prop")
+            .arg(off.join("image0.prop"))
+            .arg("-o")
+            .arg(&first)
+            .arg("--prop")
+            .arg(first.with_extension("prop"))
+            .arg("--json")
+            .arg(first.with_extension("json"))
+            .args(["--set", &format!("{u}6flagId=1"), "--no-validate"]),
+        "specialize an unlowered image",
+    );
+    let ours = prop_sets(&first.with_extension("prop"));
+    let dpcpp_native = prop_sets(&off.join("image0.native.prop"));
+    let names = |sets: &[(String, Vec<String>)]| -> Vec<String> {
+        sets.iter().map(|s| s.0.clone()).collect()
+    };
+    assert_eq!(names(&ours), names(&dpcpp_native));
+    let others = |sets: &[(String, Vec<String>)]| -> Vec<(String, Vec<String>)> {
+        sets.iter().filter(|s| !spec_sets(&s.0)).cloned().collect()
+    };
+    assert_eq!(others(&ours), others(&prop_sets(&off.join("image0.prop"))));
+    // Named by the JSON sidecar it wrote: the same sets (in the sidecar's order: by name, as
+    // their properties).
+    let second = dir.join("second.spv");
+    run_ok(
+        bin()
+            .arg("specialize")
+            .arg(&first)
+            .arg("--input-prop")
+            .arg(first.with_extension("json"))
+            .arg("-o")
+            .arg(&second)
+            .arg("--prop")
+            .arg(second.with_extension("prop"))
+            .args(["--set", &format!("{u}6halfId=2.0"), "--no-validate"]),
+        "specialize named by a sidecar",
+    );
+    let sorted = |mut sets: Vec<(String, Vec<String>)>| {
+        sets.iter_mut().for_each(|s| s.1.sort());
+        sets.sort();
+        sets
+    };
+    assert_eq!(
+        sorted(others(&prop_sets(&second.with_extension("prop")))),
+        sorted(others(&ours))
+    );
+    // A sibling image's names: refused, nothing written; `info` says so.
+    let specconst2 = postlink().join("specconst2");
+    let image = specconst2.join("off/image0.native.spv");
+    let sibling = specconst2.join("per_kernel/image1.native.prop");
+    let out = dir.join("sibling.spv");
+    let o = bin()
+        .arg("specialize")
+        .arg(&image)
+        .arg("--input-prop")
+        .arg(&sibling)
+        .arg("-o")
+        .arg(&out)
+        .args(["--set", &format!("{u}6boolId=0"), "--no-validate"])
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(1), "{stderr}");
+    assert!(stderr.contains("does not describe"), "{stderr}");
+    assert!(!out.exists());
+    let info = run_ok(
+        bin()
+            .arg("info")
+            .arg(&image)
+            .arg("--input-prop")
+            .arg(&sibling),
+        "info with a sibling's names",
+    );
+    assert!(String::from_utf8_lossy(&info).contains("not this module's"));
+}
+
+/// Values a literal cannot hold, and a values file that gives a name twice: exit 1, no output.
+#[test]
+fn dpcpp_values_out_of_range_and_twice() {
+    let dir = common::Scratch::new("spec-link-specialize-dpcpp-refused");
+    let u = "uid0123456789abcdef____ZL";
+    let off = postlink().join("specconst2/off");
+    let out = dir.join("o.spv");
+    let refused = |args: &[String]| {
+        let o = bin()
+            .arg("specialize")
+            .arg(off.join("image0.native.spv"))
+            .arg("--input-prop")
+            .arg(off.join("image0.native.prop"))
+            .arg("-o")
+            .arg(&out)
+            .args(args)
+            .arg("--no-validate")
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert_eq!(o.status.code(), Some(1), "{args:?}: {stderr}");
+        assert!(!out.exists(), "{args:?}");
+        stderr
+    };
+    for v in ["1e5000", "-1e400"] {
+        let e = refused(&["--set".into(), format!("{u}7floatId={v}")]);
+        assert!(e.contains("out of range"), "{e}");
+    }
+    for v in ["1e309", "0x1p1024"] {
+        let e = refused(&["--set".into(), format!("{u}8doubleId={v}")]);
+        assert!(e.contains("out of range"), "{e}");
+    }
+    let file = dir.join("values.json");
+    std::fs::write(&file, format!("{{\"{u}5intId\": 1, \"{u}5intId\": 2}}")).unwrap();
+    let e = refused(&["--set-file".into(), file.display().to_string()]);
+    assert!(e.contains("given twice"), "{e}");
+}

@@ -116,6 +116,11 @@ pub struct NamedConstInfo {
     /// SpecIds of the name that no `OpSpecConstant*` of the module carries.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub undefined_spec_ids: Vec<u32>,
+    /// Where the name's descriptors and the module's constant disagree: a descriptor whose
+    /// SpecId is a leaf of the constant at another offset or of another size (names read for
+    /// another image, e.g. a sibling split image's, whose SpecIds are numbered from 0 too).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mismatch: Option<String>,
     /// The constant's tree (the composite, or the one scalar).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tree: Option<ConstNode>,
@@ -358,10 +363,38 @@ pub(crate) fn named(
                     .copied()
                     .filter(|s| !defined.contains(s))
                     .collect(),
+                mismatch: root.as_ref().and_then(|r| layout_mismatch(r, c)),
                 tree: root,
             }
         })
         .collect()
+}
+
+/// The first descriptor of `c` that no leaf of `root` (offsets relative to it) matches in SpecId,
+/// offset and size, when one of its leaves has that SpecId; described for messages.
+fn layout_mismatch(root: &ConstNode, c: &crate::info::names::NamedConstant) -> Option<String> {
+    let mut leaves: Vec<(u32, u64, Option<u64>)> = Vec::new();
+    root.walk(&mut |n| {
+        if let (Some(s), true) = (n.spec_id, n.members.is_empty()) {
+            leaves.push((s, n.offset, n.size));
+        }
+    });
+    c.descriptors.iter().find_map(|d| {
+        let same_id: Vec<_> = leaves.iter().filter(|l| l.0 == d.spec_id).collect();
+        let fits = same_id
+            .iter()
+            .any(|l| l.1 == u64::from(d.offset) && l.2 == Some(u64::from(d.size)));
+        (!same_id.is_empty() && !fits).then(|| {
+            let (_, offset, size) = same_id[0];
+            format!(
+                "SpecId {} is {} byte(s) at offset {} for the names, {} at offset {offset} in the module",
+                d.spec_id,
+                d.size,
+                d.offset,
+                size.map_or("?".to_string(), |z| format!("{z} byte(s)")),
+            )
+        })
+    })
 }
 
 /// Which of two candidate roots is preferred: a composite over a scalar, then the larger.

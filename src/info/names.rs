@@ -50,8 +50,8 @@ pub struct SymbolNames {
     pub constants: Vec<NamedConstant>,
     /// The `all` default-values blob.
     pub default_blob: Option<Vec<u8>>,
-    /// Every property set they were read with (a `.prop`: its other sets describe the image
-    /// too); empty when read from a JSON sidecar or made by lowering.
+    /// Every property set they were read with (a `.prop` or a sidecar's `property_sets`: its
+    /// other sets describe the image too); lowering's own sets when made by lowering.
     pub sets: Vec<PropertySet>,
 }
 
@@ -195,8 +195,64 @@ impl SymbolNames {
             }
             None => None,
         };
-        Ok(Self::place(source.to_string(), named, blob))
+        let mut names = Self::place(source.to_string(), named, blob);
+        names.sets = sidecar_property_sets(&doc).map_err(bad)?;
+        Ok(names)
     }
+}
+
+/// The `property_sets` object of a sidecar (set name → property name → `{"type": "uint32",
+/// "value": N}` or `{"type": "byte_array", "hex": H}`, H the raw bytes: the 64-bit bit count,
+/// then the data), in the order the document holds them; none when it has no such object.
+fn sidecar_property_sets(doc: &serde_json::Value) -> std::result::Result<Vec<PropertySet>, String> {
+    let Some(sets) = doc.get("property_sets") else {
+        return Ok(Vec::new());
+    };
+    let sets = sets
+        .as_object()
+        .ok_or("\"property_sets\" is not an object")?;
+    let mut out = Vec::new();
+    for (set_name, properties) in sets {
+        let properties = properties
+            .as_object()
+            .ok_or_else(|| format!("property set [{set_name}] is not an object"))?;
+        let mut set = PropertySet::new(set_name);
+        for (name, value) in properties {
+            let bad = || format!("[{set_name}] {name}: not a uint32 or byte_array value");
+            let value = match value.get("type").and_then(|t| t.as_str()) {
+                Some("uint32") => Value::Uint32(
+                    value
+                        .get("value")
+                        .and_then(|v| v.as_u64())
+                        .and_then(|v| u32::try_from(v).ok())
+                        .ok_or_else(bad)?,
+                ),
+                Some("byte_array") => {
+                    let raw = value
+                        .get("hex")
+                        .and_then(|h| h.as_str())
+                        .and_then(parse_hex)
+                        .ok_or_else(bad)?;
+                    let (count, data) = raw.split_at_checked(8).ok_or_else(bad)?;
+                    let bits = u64::from_le_bytes(count.try_into().map_err(|_| bad())?);
+                    if bits.div_ceil(8) != data.len() as u64 {
+                        return Err(format!(
+                            "[{set_name}] {name}: {bits} bits in {} bytes",
+                            data.len()
+                        ));
+                    }
+                    Value::Bytes {
+                        bits,
+                        data: data.to_vec(),
+                    }
+                }
+                _ => return Err(bad()),
+            };
+            set.insert(name, value);
+        }
+        out.push(set);
+    }
+    Ok(out)
 }
 
 /// Bytes of a hex string (`None` if it is not one).

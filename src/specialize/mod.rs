@@ -80,6 +80,13 @@ pub(crate) fn specialize(
             ));
             continue;
         };
+        if let Some(m) = &c.mismatch {
+            errors.push(format!(
+                "spec constant '{name}': {} does not describe this module's constant ({m})",
+                names.source
+            ));
+            continue;
+        }
         if let Err(e) = values_of(tree, given, &mut chosen) {
             errors.push(format!("spec constant '{name}' ({}): {e}", tree.ty));
         }
@@ -238,7 +245,8 @@ fn remaining_names(names: &SymbolNames, values: &[(String, Given)]) -> SymbolNam
 
 /// The property sets of what is left: the sets `names` were read with, the two spec-constant
 /// sets made from `names` (in their place; both dropped when no constant is left, as DPC++ writes
-/// none for an image without spec constants; both first when the input had none).
+/// none for an image without spec constants; where DPC++ puts them when the sets had none: after
+/// `[SYCL/device requirements]`, else first).
 pub fn property_sets(names: &SymbolNames) -> Vec<crate::properties::PropertySet> {
     use crate::properties::{PropertySet, Value};
     use crate::sidecar::{SPEC_CONSTANTS, SPEC_CONSTANTS_DEFAULT_VALUES};
@@ -270,7 +278,11 @@ pub fn property_sets(names: &SymbolNames) -> Vec<crate::properties::PropertySet>
         }
     }
     if let (true, Some(sets)) = (keep, made) {
-        out.splice(0..0, sets);
+        let at = out
+            .iter()
+            .position(|s| s.name == crate::properties::DEVICE_REQUIREMENTS)
+            .map_or(0, |k| k + 1);
+        out.splice(at..at, sets);
     }
     out
 }
@@ -370,12 +382,18 @@ pub fn run(
     };
     let mut diagnostics = Vec::new();
     let (mut module, names) = if has_markers {
-        if let Some(n) = &names {
-            return Err(Error::Unsupported(format!(
-                "{name} has marker calls: its spec constants are named by lowering, not by {}",
-                n.source
-            )));
-        }
+        // The input's other property sets (a DPC++ image with its markers: device requirements,
+        // symbols, …) describe the lowered image too; spec constants it names would not.
+        let carried = match names {
+            Some(n) if !n.constants.is_empty() => {
+                return Err(Error::Unsupported(format!(
+                    "{name} has marker calls: its spec constants are named by lowering, not by {}",
+                    n.source
+                )))
+            }
+            Some(n) => Some(n.sets),
+            None => None,
+        };
         let lowering = crate::Options {
             validation: options.validation,
             target_env: options.target_env.clone(),
@@ -387,7 +405,10 @@ pub fn run(
         diagnostics.extend(out.diagnostics.iter().cloned());
         let mut prop = Vec::new();
         out.write_prop(&mut prop).map_err(Error::Write)?;
-        let names = SymbolNames::from_prop_text(&format!("{name} (lowered)"), &prop)?;
+        let mut names = SymbolNames::from_prop_text(&format!("{name} (lowered)"), &prop)?;
+        if let Some(sets) = carried {
+            names.sets = sets;
+        }
         let lowered = out.module.to_bytes()?;
         (Module::from_bytes(&lowered).map_err(in_file)?, names)
     } else {

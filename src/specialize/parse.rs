@@ -148,6 +148,10 @@ fn parse_float(text: &str) -> Result<f64, String> {
         }
         lower.parse::<f64>().map_err(|_| bad())?
     };
+    // (A literal past the largest double reads as infinity: out of range for every type.)
+    if v.is_infinite() && lower != "inf" && lower != "infinity" {
+        return Err(format!("{text} is out of range for f64"));
+    }
     Ok(if negative { -v } else { v })
 }
 
@@ -177,7 +181,7 @@ fn parse_hex_float(hex: &str) -> Option<f64> {
 pub(crate) fn f64_to_half(v: f64) -> u16 {
     let sign = if v.is_sign_negative() { 0x8000u16 } else { 0 };
     if v.is_nan() {
-        return 0x7e00;
+        return sign | 0x7e00;
     }
     let a = v.abs();
     if a.is_infinite() || a >= 65520.0 {
@@ -275,6 +279,9 @@ mod tests {
         assert_eq!(get("0x1.8p1", &f64_), Ok(3.0));
         assert_eq!(get("-0x10", &f64_), Ok(-16.0));
         assert_eq!(get("-inf", &f32_), Ok(f64::NEG_INFINITY));
+        // A NaN keeps its sign in every width.
+        assert_eq!(f64_to_half(-f64::NAN), 0xfe00);
+        assert_eq!(f64_to_half(f64::NAN), 0x7e00);
         assert!(get("nan", &f64_).is_ok_and(f64::is_nan));
         assert!(get("1e39", &f32_).is_err());
         assert!(get("one", &f32_).is_err());

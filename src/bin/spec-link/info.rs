@@ -242,6 +242,9 @@ fn table(info: &Info) -> String {
                     spec_id_runs(&c.undefined_spec_ids)
                 );
             }
+            if let Some(m) = &c.mismatch {
+                let _ = write!(ids, " (not this module's: {m})");
+            }
             rows.push(vec![
                 c.name.clone(),
                 ids,

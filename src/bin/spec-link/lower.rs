@@ -136,7 +136,10 @@ pub(crate) fn run(cli: &Cli) -> Result<(), Failure> {
             .collect();
         eprintln!("spec-link: time: {}", steps.join(", "));
         if let Some(env) = &out.validated_with {
-            eprintln!("spec-link: spirv-val --target-env {env}: ok");
+            eprintln!(
+                "spec-link: spirv-val --target-env {env}: {}",
+                crate::validation_outcome(&out.diagnostics)
+            );
         }
     }
     crate::print_diagnostics(cli.quiet, &out.diagnostics);

@@ -115,3 +115,20 @@ fn main() -> ExitCode {
         }
     }
 }
+
+/// What `-v` says of a validation that ran: `ok`, or that the output fails as its input does
+/// (the warning says how).
+pub(crate) fn validation_outcome(diagnostics: &[spec_link::Diagnostic]) -> &'static str {
+    let inherited = diagnostics.iter().any(|d| {
+        matches!(
+            d,
+            spec_link::Diagnostic::InvalidAsInput { .. }
+                | spec_link::Diagnostic::InvalidHiddenInInput { .. }
+        )
+    });
+    if inherited {
+        "fails as the input does (see the warning)"
+    } else {
+        "ok"
+    }
+}

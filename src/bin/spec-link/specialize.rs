@@ -41,7 +41,8 @@ pub(crate) struct SpecializeCli {
     pub(crate) output: String,
 
     /// The input image's property sets (DPC++'s or spec-link's .prop, or spec-link's JSON
-    /// sidecar): they name its spec constants
+    /// sidecar): they name its spec constants; for a module with marker calls, its other sets,
+    /// carried into --prop and --json
     #[arg(long, value_name = "FILE")]
     pub(crate) input_prop: Option<PathBuf>,
 
@@ -100,13 +101,21 @@ fn values(cli: &SpecializeCli) -> Result<Vec<(String, Given)>, Failure> {
         })?;
         let doc: serde_json::Value = serde_json::from_slice(&text)
             .map_err(|e| Error::Unsupported(format!("{name}: not a JSON document: {e}")))?;
-        let serde_json::Value::Object(map) = doc else {
+        if !doc.is_object() {
             return Err(Error::Unsupported(format!(
                 "{name}: expected a JSON object of name → value"
             ))
             .into());
-        };
-        out.extend(map.into_iter().map(|(k, v)| (k, Given::Json(v))));
+        }
+        // (Read again as entries in file order: a JSON object value keeps one of two equal keys.)
+        let Entries(entries) = serde_json::from_slice(&text)
+            .map_err(|e| Error::Unsupported(format!("{name}: not a JSON document: {e}")))?;
+        for (k, (key, _)) in entries.iter().enumerate() {
+            if entries[..k].iter().any(|(earlier, _)| earlier == key) {
+                return Err(Error::Unsupported(format!("{name}: '{key}' is given twice")).into());
+            }
+        }
+        out.extend(entries.into_iter().map(|(k, v)| (k, Given::Json(v))));
     }
     for (k, (name, _)) in out.iter().enumerate() {
         if out[..k].iter().any(|(n, _)| n == name) {
@@ -114,6 +123,32 @@ fn values(cli: &SpecializeCli) -> Result<Vec<(String, Given)>, Failure> {
         }
     }
     Ok(out)
+}
+
+/// The entries of a JSON object in file order, equal keys included.
+struct Entries(Vec<(String, serde_json::Value)>);
+
+impl<'de> serde::Deserialize<'de> for Entries {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> std::result::Result<Self, D::Error> {
+        struct Visit;
+        impl<'de> serde::de::Visitor<'de> for Visit {
+            type Value = Entries;
+            fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str("a JSON object")
+            }
+            fn visit_map<A: serde::de::MapAccess<'de>>(
+                self,
+                mut map: A,
+            ) -> std::result::Result<Entries, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry::<String, serde_json::Value>()? {
+                    entries.push(entry);
+                }
+                Ok(Entries(entries))
+            }
+        }
+        d.deserialize_map(Visit)
+    }
 }
 
 /// Outputs that name the input or each other are usage errors.
@@ -229,7 +264,10 @@ pub(crate) fn run(cli: &SpecializeCli) -> Result<(), Failure> {
             out.remaining.constants.len()
         );
         if let Some(env) = &run.validated_with {
-            eprintln!("spec-link: spirv-val --target-env {env}: ok");
+            eprintln!(
+                "spec-link: spirv-val --target-env {env}: {}",
+                crate::validation_outcome(&run.diagnostics)
+            );
         }
     }
     crate::print_diagnostics(cli.quiet, &run.diagnostics);
