@@ -181,19 +181,20 @@ fn values_of(
         };
         let text = given
             .scalar_text()
-            .ok_or_else(|| format!("a scalar ({}) is expected, not an array", tree.ty))?;
+            .map_err(|what| format!("a scalar ({}) is expected, not {what}", tree.ty))?;
         out.insert(spec_id, parse::parse_scalar(&text, like)?);
         return Ok(());
     }
     let members: Vec<&ConstNode> = tree.members.iter().filter(|m| !is_padding(m)).collect();
     // A wrapper of one member (`sycl::vec` is a class holding a base holding the array) takes
     // its member's value unless it is given as an array of one.
+    let given_members = given.members()?;
     if let [only] = members.as_slice() {
-        if given.members().is_none_or(|items| items.len() != 1) {
+        if given_members.as_ref().is_none_or(|items| items.len() != 1) {
             return values_of(only, given, out);
         }
     }
-    let items = given.members().ok_or_else(|| {
+    let items = given_members.ok_or_else(|| {
         format!(
             "a composite is given as a JSON array of its {} members",
             members.len()

@@ -19,27 +19,32 @@ pub enum Given {
 }
 
 impl Given {
-    /// The members of a composite value (`None`: not an array).
-    pub(crate) fn members(&self) -> Option<Vec<Given>> {
+    /// The members of a composite value (`Ok(None)`: not an array); an error for text that
+    /// starts as an array but is not valid JSON.
+    pub(crate) fn members(&self) -> Result<Option<Vec<Given>>, String> {
         let json = match self {
             Given::Json(j) => j.clone(),
-            Given::Text(t) if t.trim_start().starts_with('[') => serde_json::from_str(t).ok()?,
-            Given::Text(_) => return None,
+            Given::Text(t) if t.trim_start().starts_with('[') => {
+                serde_json::from_str(t).map_err(|e| format!("'{t}' is not a JSON array: {e}"))?
+            }
+            Given::Text(_) => return Ok(None),
         };
-        match json {
+        Ok(match json {
             serde_json::Value::Array(items) => Some(items.into_iter().map(Given::Json).collect()),
             _ => None,
-        }
+        })
     }
 
-    /// The value as scalar text (`None`: an array or an object).
-    pub(crate) fn scalar_text(&self) -> Option<String> {
+    /// The value as scalar text; else what was given instead (an array, an object, null).
+    pub(crate) fn scalar_text(&self) -> Result<String, &'static str> {
         match self {
-            Given::Text(t) => Some(t.trim().to_string()),
-            Given::Json(serde_json::Value::String(s)) => Some(s.trim().to_string()),
-            Given::Json(serde_json::Value::Bool(b)) => Some(b.to_string()),
-            Given::Json(serde_json::Value::Number(n)) => Some(n.to_string()),
-            Given::Json(_) => None,
+            Given::Text(t) => Ok(t.trim().to_string()),
+            Given::Json(serde_json::Value::String(s)) => Ok(s.trim().to_string()),
+            Given::Json(serde_json::Value::Bool(b)) => Ok(b.to_string()),
+            Given::Json(serde_json::Value::Number(n)) => Ok(n.to_string()),
+            Given::Json(serde_json::Value::Array(_)) => Err("an array"),
+            Given::Json(serde_json::Value::Object(_)) => Err("an object"),
+            Given::Json(serde_json::Value::Null) => Err("null"),
         }
     }
 }
@@ -95,7 +100,12 @@ fn parse_int(text: &str, bits: u32) -> Result<u64, String> {
         Some(hex) => u128::from_str_radix(&hex.replace('_', ""), 16),
         None => digits.replace('_', "").parse::<u128>(),
     }
-    .map_err(|_| format!("'{text}' is not an integer (decimal or 0x hex)"))?;
+    .map_err(|e| match e.kind() {
+        std::num::IntErrorKind::PosOverflow => {
+            format!("{text} is out of range for a {bits}-bit integer")
+        }
+        _ => format!("'{text}' is not an integer (decimal or 0x hex)"),
+    })?;
     let range = || {
         format!(
             "{text} is out of range for a {bits}-bit integer ({} to {})",
