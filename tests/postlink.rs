@@ -131,6 +131,12 @@ const GAPS: &[(&str, &[&str], Gap, &str)] = &[
         Gap::SpecNumbering,
         "an unsplit image numbers in the use-list order inlining left, which SPIR-V does not hold",
     ),
+    (
+        "spec112",
+        &["off"],
+        Gap::SpecNumbering,
+        "an unsplit image numbers in the use-list order inlining left, which SPIR-V does not hold",
+    ),
 ];
 
 /// What [`Gap::SpecNumbering`] compares of the spec-constant sets: the symbolic IDs and the

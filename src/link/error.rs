@@ -78,7 +78,7 @@ pub enum LinkError {
     #[error(
         "{count} unresolved symbol{}: add the inputs that export {}, or pass \
          --allow-partial to keep unresolved imports in the output (for a library linked \
-         again later, or `llvm.*` intrinsics a driver provides)",
+         again later, or functions a driver provides)",
         if *.count == 1 { "" } else { "s" },
         if *.count == 1 { "it" } else { "them" }
     )]

@@ -12,8 +12,9 @@
 //!    first `LinkOnceODR` (the others merge into it); each import of the definition's type is
 //!    replaced by it; an import whose type differs only in pointee types is recorded for the
 //!    adapt phase (with a note); any other difference is an error. A name without definition is
-//!    an error unless it is a marker (consumed by lowering), or `allow_partial` keeps it (it is
-//!    reported); either way its repeated declarations merge;
+//!    an error unless it is a marker (consumed by lowering) or an LLVM intrinsic the back end
+//!    provides (`llvm.*`: ESIMD's `llvm.genx.*`; kept as an import), or `allow_partial` keeps it
+//!    (it is reported); either way its repeated declarations merge;
 //! 4. without `create_library`, every export (and kept `LinkOnceODR`) loses its linkage;
 //! 5. the definitions of resolved imports and merged duplicates are dropped (whole functions).
 //!
@@ -204,9 +205,10 @@ fn resolve_name(
         state.drop.insert(dup.decoration);
     }
     let Some(def) = definition else {
-        // Marker imports are consumed by lowering; other imports stay only with
-        // --allow-partial (and are reported). Either way repeated declarations merge.
-        let consumed = is_marker_name(name) || imports.is_empty();
+        // Marker imports are consumed by lowering, and the back end provides LLVM intrinsics;
+        // other imports stay only with --allow-partial (and are reported). Either way repeated
+        // declarations merge.
+        let consumed = is_marker_name(name) || is_backend_intrinsic(name) || imports.is_empty();
         if consumed || options.allow_partial {
             merge_same_type_imports(state, &imports);
             if !consumed {
@@ -231,6 +233,13 @@ fn resolve_name(
     if !options.create_library && !imports.is_empty() {
         state.drop.insert(def.decoration);
     }
+}
+
+/// Whether `name` is an LLVM intrinsic that the translator leaves as an import for the back end
+/// to provide (ESIMD's `llvm.genx.*`, which Intel's vector-compute back end implements): no
+/// module defines it, and DPC++'s post-link keeps its declaration.
+fn is_backend_intrinsic(name: &[u8]) -> bool {
+    name.starts_with(b"llvm.")
 }
 
 /// Replaces import `imp` of `shown` by its definition `def`, or records the adaptation its type
@@ -405,8 +414,8 @@ mod tests {
         assert_eq!(
             errors[1].to_string(),
             "1 unresolved symbol: add the inputs that export it, or pass --allow-partial to keep \
-             unresolved imports in the output (for a library linked again later, or `llvm.*` \
-             intrinsics a driver provides)"
+             unresolved imports in the output (for a library linked again later, or functions \
+             a driver provides)"
         );
         let partial = LinkOptions {
             allow_partial: true,
