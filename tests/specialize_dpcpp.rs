@@ -3,8 +3,9 @@
 //!
 //! - On the real SYCL runtime (`scripts/sycl-run`, see `common/sycl_run.rs`), for every case with
 //!   a `run.json`, every split folder, every native image and every override set of a kernel of
-//!   that image: the image specialized with all the set's values, registered in place of
-//!   DPC++'s among the folder's other images and run without overrides, gives what DPC++'s
+//!   that image: the image specialized with all the set's values it holds, registered in place
+//!   of DPC++'s among the folder's other images and run with the set's other values overridden
+//!   (constants read in an image it links to), gives what DPC++'s
 //!   images give with the overrides; specialized with the first value only, with the others
 //!   overridden through the `.prop` specialize wrote, the same; specialized with one value only
 //!   and the others left at their defaults (the default-values blob specialize cut), what
@@ -253,9 +254,20 @@ fn dpcpp_images_specialized_run_like_overrides_on_the_sycl_runtime() {
                             image.spv.file_name().unwrap().to_string_lossy(),
                             run["kernel"]
                         );
+                        // The set's constants the image does not hold (read in an image it
+                        // links to, with dependencies allowed) stay overridden.
+                        let elsewhere: serde_json::Map<String, Json> = set
+                            .iter()
+                            .filter(|(n, _)| !values.contains_key(*n))
+                            .map(|(n, v)| (n.clone(), v.clone()))
+                            .collect();
                         // (values set, values overridden, DPC++'s overrides)
-                        let mut trials: Vec<(Json, Json, Json, &str)> =
-                            vec![(Json::Object(values.clone()), json!({}), json!(set), "full")];
+                        let mut trials: Vec<(Json, Json, Json, &str)> = vec![(
+                            Json::Object(values.clone()),
+                            Json::Object(elsewhere),
+                            json!(set),
+                            "full",
+                        )];
                         if values.len() > 1 {
                             let first = values.keys().next().unwrap().clone();
                             let rest: serde_json::Map<String, Json> = set
