@@ -9,6 +9,8 @@
 //! property set equals DPC++'s (`imageN.native.prop` where it exists, else `imageN.prop`), set
 //! by set and property by property — `[SYCL/kernel param opt]` as a map, since DPC++ writes it
 //! in a hash order. A mode DPC++ rejected (`error.txt`) must fail (exit 1) leaving no file.
+//! `emulation_split_equals_dpcpp` does the same in emulation mode for the cases that have DPC++'s
+//! emulation images (`imageN.emulation.prop`).
 //!
 //! [`GAPS`] lists what the SPIR-V cannot give (docs/split.md, "Known gaps"); for those the test
 //! compares everything else and checks that the gap still shows (a gap that closes must be
@@ -229,6 +231,25 @@ enum Inputs {
     AuxDataOnly,
 }
 
+/// The spec-constant mode of a split and DPC++'s property sets it is compared with.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum SpecMode {
+    /// `--spec-const native`: `imageN.native.prop` where it exists, else `imageN.prop`.
+    Native,
+    /// `--spec-const emulation`: `imageN.emulation.prop` where it exists, else `imageN.prop`.
+    Emulation,
+}
+
+impl SpecMode {
+    /// spec-link's `--spec-const` value, which is also the infix of DPC++'s `.prop` files.
+    fn name(self) -> &'static str {
+        match self {
+            SpecMode::Native => "native",
+            SpecMode::Emulation => "emulation",
+        }
+    }
+}
+
 /// Runs spec-link's split of a case's `off` images in `mode`; returns the exit code, stderr and
 /// the table's rows (spv, prop, sym).
 fn run_split(
@@ -236,6 +257,7 @@ fn run_split(
     mode: &str,
     out: &Path,
     inputs: Inputs,
+    spec: SpecMode,
 ) -> (i32, String, Vec<[PathBuf; 3]>) {
     let mut offs = images(&case.join("off"));
     assert!(!offs.is_empty(), "{}: no off images", case.display());
@@ -266,7 +288,7 @@ fn run_split(
         "--emit-kernel-names",
         "--emit-program-metadata",
         "--spec-const",
-        "native",
+        spec.name(),
         "--spec-id-order",
         "dpcpp",
         "--validate",
@@ -296,14 +318,20 @@ fn run_split(
 
 /// Compares one case in one mode; returns the differences found (gaps excepted, for inputs
 /// without AuxData) and whether a listed gap showed.
-fn compare(case: &Path, dpcpp: &str, mode: &str, inputs: Inputs) -> (Vec<String>, bool) {
+fn compare(
+    case: &Path,
+    dpcpp: &str,
+    mode: &str,
+    inputs: Inputs,
+    spec: SpecMode,
+) -> (Vec<String>, bool) {
     let name = case.file_name().unwrap().to_string_lossy().into_owned();
     let dir = case.join(dpcpp);
     let scratch = common::Scratch::new(&format!(
-        "spec-link-postlink-{name}-{dpcpp}-{inputs:?}-{}",
+        "spec-link-postlink-{name}-{dpcpp}-{inputs:?}-{spec:?}-{}",
         std::process::id()
     ));
-    let (code, stderr, rows) = run_split(case, mode, &scratch, inputs);
+    let (code, stderr, rows) = run_split(case, mode, &scratch, inputs, spec);
     let out_dir = scratch.join("split");
     let mut problems = Vec::new();
     if dir.join("error.txt").exists() {
@@ -379,9 +407,9 @@ fn compare(case: &Path, dpcpp: &str, mode: &str, inputs: Inputs) -> (Vec<String>
         if sym != their_sym {
             problems.push(format!("image {k}: .sym {sym:?}, DPC++ {their_sym:?}"));
         }
-        let native = theirs.with_extension("native.prop");
-        let their_prop = if native.exists() {
-            native
+        let lowered = theirs.with_extension(format!("{}.prop", spec.name()));
+        let their_prop = if lowered.exists() {
+            lowered
         } else {
             theirs.with_extension("prop")
         };
@@ -428,11 +456,36 @@ fn compare(case: &Path, dpcpp: &str, mode: &str, inputs: Inputs) -> (Vec<String>
 
 #[test]
 fn split_equals_dpcpp() {
+    split_equals_dpcpp_in(SpecMode::Native);
+}
+
+/// The same in emulation mode, for the cases with DPC++'s emulation images
+/// (`imageN.emulation.prop`). Property sets and `.sym` are compared; the kernels' signatures are
+/// not: where the marker calls read the buffer through the `kernel_handler`, which a JIT
+/// image's front end leaves null, DPC++'s pass loads from that null pointer and spec-link
+/// appends a buffer parameter (docs/lowering.md, "Emulation mode").
+#[test]
+fn emulation_split_equals_dpcpp() {
+    split_equals_dpcpp_in(SpecMode::Emulation);
+}
+
+/// Whether a DPC++ mode folder holds an image lowered in `spec` mode.
+fn has_lowered(dir: &Path, spec: SpecMode) -> bool {
+    let suffix = format!(".{}.prop", spec.name());
+    std::fs::read_dir(dir).is_ok_and(|mut entries| {
+        entries.any(|e| e.unwrap().file_name().to_string_lossy().ends_with(&suffix))
+    })
+}
+
+fn split_equals_dpcpp_in(spec: SpecMode) {
     let root = common::repo().join("testdata/postlink");
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
         .unwrap()
         .map(|e| e.unwrap().path())
         .filter(|p| p.join("off").is_dir())
+        .filter(|p| {
+            spec == SpecMode::Native || MODES.iter().any(|m| has_lowered(&p.join(m.0), spec))
+        })
         .collect();
     cases.sort();
     assert!(
@@ -454,7 +507,7 @@ fn split_equals_dpcpp() {
                 continue;
             }
             compared += 1;
-            let (problems, gap_showed) = compare(case, dpcpp, mode, Inputs::Props);
+            let (problems, gap_showed) = compare(case, dpcpp, mode, Inputs::Props, spec);
             for p in &problems {
                 failures.push(format!("{name}/{dpcpp}: {p}"));
             }
@@ -472,7 +525,7 @@ fn split_equals_dpcpp() {
     }
     assert!(
         failures.is_empty(),
-        "{} of {compared} case/mode pairs differ from DPC++:\n{}",
+        "{} of {compared} case/mode pairs differ from DPC++ ({spec:?}):\n{}",
         failures.len(),
         failures.join("\n")
     );
@@ -672,7 +725,7 @@ fn split_with_auxdata_equals_dpcpp() {
             }
             for inputs in [Inputs::AuxDataAndProps, Inputs::AuxDataOnly] {
                 compared += 1;
-                let (problems, _) = compare(&case, dpcpp, mode, inputs);
+                let (problems, _) = compare(&case, dpcpp, mode, inputs, SpecMode::Native);
                 if problems.is_empty() {
                     eprintln!("{name}/{dpcpp} ({inputs:?}): matches DPC++");
                 }
