@@ -11,9 +11,14 @@
 //!    (`link_with`: dynlink, dynchain, dgdynlink) linked with that unit's image, in every split
 //!    mode: the imports are resolved (no `[SYCL/imported symbols]` left), so the provider's image
 //!    need not be registered.
-//! 2. `unrelated_images_linked_together_run`: four cases' images in one module (their spec
+//! 2. `split_images_link_back_together_and_run`: DPC++'s own `per_kernel` and `per_source`
+//!    images of a case built with `-fsycl-allow-device-image-dependencies` (each image carries
+//!    copies of the helpers it shares with others and imports what another image defines),
+//!    with the provider's image where the case has one, linked back into one module: the
+//!    copies merge, every import resolves.
+//! 3. `unrelated_images_linked_together_run`: four cases' images in one module (their spec
 //!    constants numbered in one sequence; device globals), each runnable case's runs on it.
-//! 3. `images_linked_with_device_libraries_run`: images that import `__devicelib_assert_fail`
+//! 4. `images_linked_with_device_libraries_run`: images that import `__devicelib_assert_fail`
 //!    linked with the SPIR-V device library that defines it (`libsycl-fallback-cassert` of
 //!    `.devicelib`, fetched by scripts/setup.sh); and `bf16`'s kernel image given with a bfloat16
 //!    library (the `.devicelib` file, or DPC++'s own library image), which the split keeps as an
@@ -125,6 +130,30 @@ fn check_case_runs(case: &str, table: &Path, what: &str) -> usize {
     compared
 }
 
+/// DPC++'s images of `case`'s `folder` (`off`, `per_kernel`, …) in order, with their `.prop`.
+fn dpcpp_images(case: &str, folder: &str) -> Vec<Input> {
+    (0..)
+        .map(|n| postlink().join(format!("{case}/{folder}/image{n}.spv")))
+        .take_while(|p| p.exists())
+        .map(|spv| Input {
+            prop: Some(spv.with_extension("prop")),
+            spv,
+        })
+        .collect()
+}
+
+/// Fails the test when an image of `table` still imports a symbol.
+fn assert_no_imports(table: &Path, what: &str) {
+    for prop in table_props(table) {
+        let text = std::fs::read_to_string(&prop).unwrap();
+        assert!(
+            !text.contains("[SYCL/imported symbols]"),
+            "{what}: {} still imports:\n{text}",
+            prop.display()
+        );
+    }
+}
+
 /// The `.prop` files a table lists.
 fn table_props(table: &Path) -> Vec<PathBuf> {
     let dir = table.parent().unwrap();
@@ -161,18 +190,41 @@ fn images_linked_with_their_providers_run() {
                 split,
                 &scratch.join(case).join(split),
             );
-            for prop in table_props(&table) {
-                let text = std::fs::read_to_string(&prop).unwrap();
-                assert!(
-                    !text.contains("[SYCL/imported symbols]"),
-                    "{what}: {} still imports:\n{text}",
-                    prop.display()
-                );
-            }
+            assert_no_imports(&table, &what);
             compared += check_case_runs(case, &table, &what);
         }
     }
     assert!(compared >= 20, "compared only {compared} buffers");
+}
+
+#[test]
+fn split_images_link_back_together_and_run() {
+    let scratch = Scratch::new(&format!(
+        "spec-link-link-sycl-relink-{}",
+        std::process::id()
+    ));
+    let mut compared = 0;
+    for case in ["dynlink", "dynchain", "funcptr-dyn", "optspec-os"] {
+        let flags = std::fs::read_to_string(postlink().join(format!("{case}/flags"))).unwrap();
+        assert!(
+            flags.contains("-fsycl-allow-device-image-dependencies"),
+            "{case}: {flags}"
+        );
+        for folder in ["per_kernel", "per_source"] {
+            let mut inputs = dpcpp_images(case, folder);
+            let images = inputs.len();
+            assert!(images >= 1, "{case}/{folder}: no images");
+            let provider = format!("{case}-provider");
+            if postlink().join(&provider).is_dir() {
+                inputs.push(dpcpp(&provider, 0));
+            }
+            let what = format!("{case}/{folder}: {images} images linked back");
+            let table = link_and_split(&inputs, "off", &scratch.join(case).join(folder));
+            assert_no_imports(&table, &what);
+            compared += check_case_runs(case, &table, &what);
+        }
+    }
+    assert!(compared >= 30, "compared only {compared} buffers");
 }
 
 #[test]
