@@ -15,7 +15,8 @@
 //!    images of a case built with `-fsycl-allow-device-image-dependencies` (each image carries
 //!    copies of the helpers it shares with others and imports what another image defines),
 //!    with the provider's image where the case has one, linked back into one module: the
-//!    copies merge, every import resolves.
+//!    copies merge (device globals too, whose initializers are spec-constant operations: dgdynlink,
+//!    dgprops-dyn), every import resolves.
 //! 3. `unrelated_images_linked_together_run`: four cases' images in one module (their spec
 //!    constants numbered in one sequence; device globals), each runnable case's runs on it.
 //! 4. `images_linked_with_device_libraries_run`: images that import `__devicelib_assert_fail`
@@ -204,7 +205,14 @@ fn split_images_link_back_together_and_run() {
         std::process::id()
     ));
     let mut compared = 0;
-    for case in ["dynlink", "dynchain", "funcptr-dyn", "optspec-os"] {
+    for case in [
+        "dynlink",
+        "dynchain",
+        "funcptr-dyn",
+        "optspec-os",
+        "dgdynlink",
+        "dgprops-dyn",
+    ] {
         let flags = std::fs::read_to_string(postlink().join(format!("{case}/flags"))).unwrap();
         assert!(
             flags.contains("-fsycl-allow-device-image-dependencies"),

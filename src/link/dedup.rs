@@ -1,7 +1,8 @@
 //! Phase 3: deduplicate types and constants.
 //!
 //! Algorithm: the candidates are the global types (but `OpTypeForwardPointer`), the constants,
-//! `OpUndef`, and the scalar spec constants of DPC++'s ITT instrumentation flag (SpecId
+//! `OpSpecConstantOp` and `OpSpecConstantComposite` (pure functions of their operands), `OpUndef`,
+//! and the scalar spec constants of DPC++'s ITT instrumentation flag (SpecId
 //! 0xFF747469, set by the runtime: every DPC++ image may hold it, and identical copies merge like
 //! constants). In slot order, each candidate's operands are resolved through the replacements so
 //! far, then it is keyed by its words with the result id zeroed followed by its sorted
@@ -125,6 +126,12 @@ fn is_dedupable_global(op: u32) -> bool {
             Op::ConstantFalse,
             Op::ConstantNull,
             Op::ConstantComposite,
+            // Pure functions of their operands, carrying no SpecId of their own: identical ones
+            // are one value (DPC++'s device globals are initialised through `GenericCastToPtr`
+            // spec-constant operations, so two images' copies of a global are equal only if
+            // these merge).
+            Op::SpecConstantOp,
+            Op::SpecConstantComposite,
             // Undefined values of one type are interchangeable (any value will do for either).
             Op::Undef,
         ]
