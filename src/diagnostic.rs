@@ -141,6 +141,12 @@ pub enum Diagnostic {
         /// The input.
         input: String,
     },
+    /// Warning (split): the property sets given for an input (`--input-prop`) name kernels, none
+    /// of them the input's: another module's file (their per-kernel properties do not apply).
+    InputPropNamesOtherKernels {
+        /// The input.
+        input: String,
+    },
     /// Warning (split): a `NonSemantic.AuxData` entry that does not decode was ignored.
     AuxDataIgnored {
         /// The instruction's position in the module (instructions counted from 0).
@@ -181,7 +187,8 @@ impl Diagnostic {
         match self {
             Diagnostic::InvalidAsInput { .. }
             | Diagnostic::InvalidHiddenInInput { .. }
-            | Diagnostic::AuxDataIgnored { .. } => Severity::Warning,
+            | Diagnostic::AuxDataIgnored { .. }
+            | Diagnostic::InputPropNamesOtherKernels { .. } => Severity::Warning,
             _ => Severity::Note,
         }
     }
@@ -292,6 +299,12 @@ impl fmt::Display for Diagnostic {
             Diagnostic::DeviceLibraryUnused { input } => write!(
                 f,
                 "{input} is the bfloat16 device library, which no image uses: left out"
+            ),
+            Diagnostic::InputPropNamesOtherKernels { input } => write!(
+                f,
+                "the property sets given for {input} (--input-prop) name kernels, none of them \
+                 {input}'s: is the file another module's? (the kernels' argument masks and \
+                 other per-kernel properties it holds do not apply)"
             ),
             Diagnostic::AuxDataIgnored { position, reason } => write!(
                 f,

@@ -314,7 +314,6 @@ fn info_table_matches_golden() {
 /// (exit 0) and `specialize` refuse it (exit 1, nothing written), both within 1 GiB of address
 /// space (`ulimit -v`): nothing is allocated by the span the file claims.
 #[test]
-#[ignore = "fails: info::constants::named allocates the span a descriptor claims (src/info/constants.rs, the default_hex buffer)"]
 fn a_descriptor_spanning_gigabytes_allocates_nothing_by_it() {
     let image = common::repo().join("testdata/postlink/manykernels/per_kernel/image0.native.spv");
     let scratch = common::Scratch::new("info-descriptor-span");

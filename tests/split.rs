@@ -679,3 +679,35 @@ fn bfloat16_device_library_images_follow_the_split() {
         |_| {},
     );
 }
+
+/// `--input-prop` files given in the wrong order (esimd-slm: DPC++'s ESIMD and SYCL images, each
+/// file naming the other's kernels): the split goes on (the files may lack the kernel sets for
+/// good reason) but warns, once per input, that its file names none of its kernels; in the
+/// right order, no such warning.
+#[test]
+fn property_files_of_other_modules_are_named() {
+    let tmp = common::Scratch::new("spec-link-split-foreign-prop");
+    let off = common::repo().join("testdata/postlink/esimd-slm/off");
+    let run = |props: [&str; 2], out: &str| {
+        let mut args: Vec<String> = ["image0.spv", "image1.spv"]
+            .iter()
+            .map(|i| off.join(i).display().to_string())
+            .collect();
+        for p in props {
+            args.push("--input-prop".into());
+            args.push(off.join(p).display().to_string());
+        }
+        args.extend(["--split", "per-kernel", "--no-validate", "-o"].map(String::from));
+        args.push(tmp.join(out).join("o.table").display().to_string());
+        std::fs::create_dir_all(tmp.join(out)).unwrap();
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = spec_link(&tmp, &refs);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let warning = "name kernels, none of them";
+    let swapped = run(["image1.prop", "image0.prop"], "swapped");
+    assert_eq!(swapped.matches(warning).count(), 2, "{swapped}");
+    let right = run(["image0.prop", "image1.prop"], "right");
+    assert!(!right.contains(warning), "{right}");
+}

@@ -78,16 +78,24 @@ impl ConstNode {
         out
     }
 
-    /// Writes the defaults of its scalar leaves into `bytes` at their offsets (growing it).
-    fn write_default(&self, bytes: &mut Vec<u8>) {
+    /// Writes the defaults of its scalar leaves into `bytes` at their offsets (growing it, to at
+    /// most `limit` bytes: a leaf past it is left out).
+    fn write_default(&self, bytes: &mut Vec<u8>, limit: usize) {
         self.walk(&mut |n| {
             if let (Some(v), true) = (&n.default, n.members.is_empty()) {
                 let b = scalar_bytes(v);
-                let at = n.offset as usize;
-                if bytes.len() < at + b.len() {
-                    bytes.resize(at + b.len(), 0);
+                let Some(end) = usize::try_from(n.offset)
+                    .ok()
+                    .and_then(|at| at.checked_add(b.len()))
+                    .filter(|&end| end <= limit)
+                else {
+                    return;
+                };
+                let at = end - b.len();
+                if bytes.len() < end {
+                    bytes.resize(end, 0);
                 }
-                bytes[at..at + b.len()].copy_from_slice(&b);
+                bytes[at..end].copy_from_slice(&b);
             }
         });
     }
@@ -302,6 +310,7 @@ pub(crate) fn named(
     roots: &[ConstNode],
     names: &SymbolNames,
 ) -> Vec<NamedConstInfo> {
+    let module_bytes = (trees.module.word_count() as u64).saturating_mul(4);
     // Every spec composite and spec scalar, by the SpecIds of its leaves.
     let mut candidates: Vec<&ConstNode> = Vec::new();
     for r in roots {
@@ -345,10 +354,16 @@ pub(crate) fn named(
                 .and_then(|nodes| nodes.first())
                 .map(|n| rebase(n, 0));
             let size = c.size();
-            let default_hex = root.as_ref().map(|r| {
-                let mut bytes = vec![0u8; size as usize];
-                r.write_default(&mut bytes);
-                crate::sidecar::json::hex(&bytes)
+            // (Sized by what both the names and the module's constant span, and by the module:
+            // neither a file's descriptor nor a type's layout sizes an allocation alone.)
+            let limit = module_bytes.saturating_mul(16).saturating_add(1 << 16);
+            let default_hex = root.as_ref().and_then(|r| {
+                let span = size.min(r.size.unwrap_or(size));
+                (span <= limit).then(|| {
+                    let mut bytes = vec![0u8; span as usize];
+                    r.write_default(&mut bytes, span as usize);
+                    crate::sidecar::json::hex(&bytes)
+                })
             });
             NamedConstInfo {
                 name: c.name.clone(),

@@ -157,6 +157,33 @@ fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
 /// device library, set apart (see [`set_libraries_apart`]).
 type SetApart = (Vec<Input>, Vec<Vec<PropertySet>>, Vec<devicelib::Library>);
 
+/// A warning for each input whose property sets name kernels (`[SYCL/kernel param opt]`,
+/// `[SYCL/kernel names]`) none of which is one of its entry points: a file given for the wrong
+/// input, whose per-kernel properties then apply to nothing.
+fn warn_of_other_modules_props(
+    carried: &Carried,
+    entries: &[group::Entry],
+    input_names: &[String],
+    notes: &mut Vec<Diagnostic>,
+) {
+    for (k, name) in input_names.iter().enumerate() {
+        let named: Vec<&str> = [properties::KERNEL_PARAM_OPT, properties::KERNEL_NAMES]
+            .iter()
+            .filter_map(|set| carried.set(k, set))
+            .flat_map(|set| set.properties.iter().map(|(n, _)| n.as_str()))
+            .collect();
+        let ours = entries.iter().filter(|e| e.input == k);
+        if !named.is_empty() && !ours.clone().any(|e| named.contains(&e.name.as_str())) {
+            diagnostic::push_once(
+                notes,
+                Diagnostic::InputPropNamesOtherKernels {
+                    input: name.clone(),
+                },
+            );
+        }
+    }
+}
+
 /// The inputs that are the bfloat16 device library, set apart from the others (with their
 /// `--input-prop` files), in input order; an error if nothing else is left.
 fn set_libraries_apart(inputs: Vec<Input>, input_props: &[Vec<PropertySet>]) -> Result<SetApart> {
@@ -251,6 +278,7 @@ pub fn split_each(
     }
     let (inputs, input_props, libraries) = set_libraries_apart(inputs, &split.input_props)?;
     let input_count = inputs.len();
+    let input_names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
     let (mut module, name, origin, mut notes) = load(inputs, options)?;
     let wrap = |e: Error| Error::InFile {
         file: name.clone(),
@@ -277,6 +305,7 @@ pub fn split_each(
             slot.get_or_insert_with(|| e.name.clone());
         }
     }
+    warn_of_other_modules_props(&carried, &entries, &input_names, &mut notes);
     let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
     if split.mode != SplitMode::Off {
         check_device_image_scope(&module, &index, &graph, &entries, &groups)?;
