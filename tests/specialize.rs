@@ -8,6 +8,8 @@
 
 mod common;
 
+use common::spec_values::{bytes_of, typed};
+
 use serde_json::{json, Value as Json};
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -49,60 +51,6 @@ fn ocl_results(
     let out = run_ok(&mut cmd, &format!("ocl_run {}", spv.display()));
     let results: Json = serde_json::from_slice(&out).unwrap();
     results["results"].clone()
-}
-
-fn bytes_of(hex: &str) -> Vec<u8> {
-    (0..hex.len())
-        .step_by(2)
-        .map(|k| u8::from_str_radix(&hex[k..k + 2], 16).unwrap())
-        .collect()
-}
-
-fn half_to_f64(h: u16) -> f64 {
-    let sign = if h & 0x8000 != 0 { -1.0 } else { 1.0 };
-    let (exp, frac) = (((h >> 10) & 0x1f) as i32, (h & 0x3ff) as f64);
-    match exp {
-        0 => sign * frac * 2f64.powi(-24),
-        31 if frac == 0.0 => sign * f64::INFINITY,
-        31 => f64::NAN,
-        e => sign * (1.0 + frac / 1024.0) * 2f64.powi(e - 15),
-    }
-}
-
-/// The value `bytes` (the whole constant, little-endian, as run.json gives it) as specialize
-/// takes it, from the constant's tree in `info --json`: scalars as JSON numbers or strings,
-/// composites as arrays of their members that hold SpecIds.
-fn typed(node: &Json, bytes: &[u8]) -> Json {
-    if let Some(members) = node.get("members").and_then(Json::as_array) {
-        return Json::Array(
-            members
-                .iter()
-                .filter(|m| has_spec_id(m))
-                .map(|m| typed(m, bytes))
-                .collect(),
-        );
-    }
-    let at = node["offset"].as_u64().unwrap() as usize;
-    let ty = node["type"].as_str().unwrap();
-    let size = node["size"].as_u64().unwrap() as usize;
-    let mut raw = [0u8; 8];
-    raw[..size].copy_from_slice(&bytes[at..at + size]);
-    let raw = u64::from_le_bytes(raw);
-    match ty {
-        "bool" => json!(raw != 0),
-        "f16" => json!(format!("{:?}", half_to_f64(raw as u16))),
-        "f32" => json!(format!("{:?}", f32::from_bits(raw as u32))),
-        "f64" => json!(format!("{:?}", f64::from_bits(raw))),
-        _ if ty.starts_with('i') => json!(raw),
-        _ => panic!("unexpected leaf type {ty}"),
-    }
-}
-
-fn has_spec_id(n: &Json) -> bool {
-    n.get("spec_id").is_some()
-        || n.get("members")
-            .and_then(Json::as_array)
-            .is_some_and(|m| m.iter().any(has_spec_id))
 }
 
 /// Every run.json image entry of the fixtures and testdata/dpcpp with its input module.

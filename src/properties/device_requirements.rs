@@ -243,13 +243,7 @@ pub(crate) struct TypeAspects {
 impl TypeAspects {
     pub(crate) fn new(module: &Module, index: &Index) -> TypeAspects {
         let budget = module.word_count();
-        let mut globals = IdBits::new(module.bound(), budget);
-        for i in index.annotation_end..index.globals_end.min(module.len()) {
-            if let Some(r) = module.inst(i).and_then(inst::result_id) {
-                globals.insert(r);
-            }
-        }
-        let maybe_float = values_maybe_float(module, index, budget);
+        let (globals, maybe_float) = global_values(module, index, budget);
         TypeAspects {
             types: IdTable::new(module.bound(), budget),
             values: IdTable::new(module.bound(), budget),
@@ -330,10 +324,11 @@ impl TypeAspects {
     }
 }
 
-/// The global-section values whose type reaches a 16- or 64-bit float (through vectors,
-/// matrices, arrays, struct members and pointees): the types' bits are joined until nothing
-/// changes (forward pointers make cycles), then each value's type is looked up.
-fn values_maybe_float(module: &Module, index: &Index, budget: usize) -> IdBits {
+/// The ids the global section defines, and those of its values whose type reaches a 16- or
+/// 64-bit float (through vectors, matrices, arrays, struct members and pointees): the types'
+/// bits are joined until nothing changes (forward pointers make cycles), then each value's type
+/// is looked up.
+fn global_values(module: &Module, index: &Index, budget: usize) -> (IdBits, IdBits) {
     let range = index.annotation_end..index.globals_end.min(module.len());
     let mut float_types = IdBits::new(module.bound(), budget);
     let mut changed = true;
@@ -366,16 +361,19 @@ fn values_maybe_float(module: &Module, index: &Index, budget: usize) -> IdBits {
             }
         }
     }
+    let mut globals = IdBits::new(module.bound(), budget);
     let mut values = IdBits::new(module.bound(), budget);
     for i in range {
         let Some(w) = module.inst(i) else { continue };
-        if let (Some(t), Some(r)) = (inst::result_type(w), inst::result_id(w)) {
-            if float_types.contains(t) {
-                values.insert(r);
-            }
+        let Some(r) = inst::result_id(w) else {
+            continue;
+        };
+        globals.insert(r);
+        if inst::result_type(w).is_some_and(|t| float_types.contains(t)) {
+            values.insert(r);
         }
     }
-    values
+    (globals, values)
 }
 
 /// Aspect bits of one function's own instructions ([`BIT_FP16`] …).

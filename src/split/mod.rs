@@ -172,8 +172,10 @@ fn warn_of_other_modules_props(
             .filter_map(|set| carried.set(k, set))
             .flat_map(|set| set.properties.iter().map(|(n, _)| n.as_str()))
             .collect();
-        let ours = entries.iter().filter(|e| e.input == k);
-        if !named.is_empty() && !ours.clone().any(|e| named.contains(&e.name.as_str())) {
+        let names_ours = entries
+            .iter()
+            .any(|e| e.input == k && named.contains(&e.name.as_str()));
+        if !named.is_empty() && !names_ours {
             diagnostic::push_once(
                 notes,
                 Diagnostic::InputPropNamesOtherKernels {

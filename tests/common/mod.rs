@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
 
 pub mod auxdata;
+pub mod spec_values;
 pub mod sycl_run;
 
 /// The three lowering modes.
