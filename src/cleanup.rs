@@ -726,6 +726,7 @@ impl UseCounter<'_> {
         let (module, index) = (self.module, self.index);
         // The live candidates an instruction uses (once per use).
         let mut hits: Vec<u32> = Vec::new();
+        let mut ext_ids = inst::ExtIdsCache::default();
         // The last pass but the writer's to read every word: the input's pages go behind it.
         let mut behind = ReleaseBehind::default();
         // The input's instructions are walked by their word counts (as the module's own walk
@@ -780,19 +781,18 @@ impl UseCounter<'_> {
                 // The common case, without the edit lookups.
                 let w = &words[at..next];
                 // Some word might be a live candidate's id (a literal may equal one too): then
-                // the id operands.
-                if !w[1..].iter().any(|&x| live.contains(x)) {
-                    continue;
-                }
-                // An extended instruction whose one live word is its instruction number (a
-                // literal, often equal to a small id) when its set says which words are ids: no
-                // use. (Half the instructions of OpenCL.std-heavy modules came to decoding here
-                // for nothing.)
-                if op == OP_EXT_INST
-                    && w.len() >= 5
-                    && !w[1..4].iter().chain(&w[5..]).any(|&x| live.contains(x))
-                    && inst::visit_ext_inst_id_positions(w, index.ext_set_of(w[3]), &mut |_| {})
+                // the id operands. An extended instruction whose set says every operand is an
+                // id has its instruction number (a literal, often equal to a small id) left out:
+                // on OpenCL.std-heavy modules half the instructions otherwise came to decoding
+                // here for nothing.
+                let maybe = if op == OP_EXT_INST
+                    && ext_ids.operands_are_ids(w, |set| index.ext_sets.get(&set).copied())
                 {
+                    w[1..4].iter().chain(&w[5..]).any(|&x| live.contains(x))
+                } else {
+                    w[1..].iter().any(|&x| live.contains(x))
+                };
+                if !maybe {
                     continue;
                 }
                 hits.clear();

@@ -147,6 +147,21 @@ pub enum Diagnostic {
         /// The input.
         input: String,
     },
+    /// Warning: the marker calls of one symbolic ID pass two different default values (an ODR
+    /// violation, as when two linked inputs define it differently); the first call's is used.
+    DefaultsDiffer {
+        /// The symbolic ID.
+        symbolic_id: String,
+        /// The first call and one whose default differs, as `call %R in F`.
+        calls: [String; 2],
+    },
+    /// Warning (split): the property sets given for an input (`--input-prop`) describe spec
+    /// constants, but the module has no marker call left (it was lowered before): the images
+    /// carry no spec-constant sets, so the runtime cannot set those constants.
+    SpecConstantsNotCarried {
+        /// The input.
+        input: String,
+    },
     /// Warning (split): a `NonSemantic.AuxData` entry that does not decode was ignored.
     AuxDataIgnored {
         /// The instruction's position in the module (instructions counted from 0).
@@ -188,7 +203,9 @@ impl Diagnostic {
             Diagnostic::InvalidAsInput { .. }
             | Diagnostic::InvalidHiddenInInput { .. }
             | Diagnostic::AuxDataIgnored { .. }
-            | Diagnostic::InputPropNamesOtherKernels { .. } => Severity::Warning,
+            | Diagnostic::InputPropNamesOtherKernels { .. }
+            | Diagnostic::SpecConstantsNotCarried { .. }
+            | Diagnostic::DefaultsDiffer { .. } => Severity::Warning,
             _ => Severity::Note,
         }
     }
@@ -299,6 +316,19 @@ impl fmt::Display for Diagnostic {
             Diagnostic::DeviceLibraryUnused { input } => write!(
                 f,
                 "{input} is the bfloat16 device library, which no image uses: left out"
+            ),
+            Diagnostic::DefaultsDiffer { symbolic_id, calls } => write!(
+                f,
+                "spec constant \"{symbolic_id}\" has two default values ({} and {}): the \
+                 first one's is used",
+                calls[0], calls[1]
+            ),
+            Diagnostic::SpecConstantsNotCarried { input } => write!(
+                f,
+                "the property sets given for {input} (--input-prop) describe spec constants, but \
+                 {input} has no marker call left (it was lowered before): the images carry no \
+                 spec-constant sets, so the runtime cannot set those constants (split the module \
+                 before lowering it)"
             ),
             Diagnostic::InputPropNamesOtherKernels { input } => write!(
                 f,

@@ -92,6 +92,14 @@ fn process_with(
         .flat_map(|r| r.notes.iter().cloned())
         .collect();
     notes.extend(spec_ids_in_use(&index, &map));
+    notes.extend(
+        map.default_conflicts
+            .iter()
+            .map(|c| Diagnostic::DefaultsDiffer {
+                symbolic_id: c.symbolic_id.clone(),
+                calls: c.calls.clone(),
+            }),
+    );
     let calls = markers.calls.len();
     let kernels = lower_and_clean(&mut module, &index, markers, &map, options, &mut clock)
         .map_err(in_file)?;

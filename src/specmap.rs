@@ -177,6 +177,17 @@ pub struct SpecConstant {
     pub first_call: u32,
     /// Function of the first call (for messages).
     pub first_caller: u32,
+    /// The first call's default value (the one the map holds).
+    pub(crate) first_default: DefaultValue,
+}
+
+/// A symbolic ID whose marker calls pass two different default values (an ODR violation across
+/// linked inputs): the map holds the first call's.
+#[derive(Clone, Debug)]
+pub(crate) struct DefaultConflict {
+    pub symbolic_id: String,
+    /// The first call and the one whose default differs, as `call %R in F`.
+    pub calls: [String; 2],
 }
 
 /// All spec constants of a module, in SpecId (first-seen) order.
@@ -198,6 +209,8 @@ pub struct SpecMap {
     descriptors: Vec<Descriptor>,
     default_bytes: Vec<u8>,
     nodes: Vec<SpecNode>,
+    /// The symbolic IDs given two different default values, each once.
+    pub(crate) default_conflicts: Vec<DefaultConflict>,
 }
 
 impl SpecMap {
@@ -374,6 +387,21 @@ pub fn build(
                     call.result,
                     index.display_name(call.caller)
                 ));
+            } else if call.default != first.first_default
+                && default_bytes_differ(&mut layout, &first.first_default, &call.default)
+                && !(map.default_conflicts.iter()).any(|c| c.symbolic_id == symbolic_id.to_string())
+            {
+                let at = |result: u32, caller: u32| {
+                    format!("call %{result} in {}", index.display_name(caller))
+                };
+                let conflict = DefaultConflict {
+                    symbolic_id: symbolic_id.to_string(),
+                    calls: [
+                        at(first.first_call, first.first_caller),
+                        at(call.result, call.caller),
+                    ],
+                };
+                map.default_conflicts.push(conflict);
             }
             continue;
         }
@@ -628,7 +656,35 @@ fn constant(
         blob_offset: 0,
         first_call: call.result,
         first_caller: call.caller,
+        first_default: call.default.clone(),
     })
+}
+
+/// Whether two default values of one type give different bytes (false when either has no
+/// defined byte or does not decode: the map's own reading of the first reports that).
+fn default_bytes_differ(layout: &mut Layout, a: &DefaultValue, b: &DefaultValue) -> bool {
+    let mut bytes = |d: &DefaultValue| {
+        let mut defined = BTreeMap::new();
+        match *d {
+            DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut 0, &mut defined),
+            DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut 0, &mut defined),
+            DefaultValue::Undefined => return None,
+        }
+        .ok()?;
+        let mut out = Vec::new();
+        for (off, b) in defined {
+            let end = (off as usize).checked_add(b.len())?;
+            if out.len() < end {
+                out.resize(end, 0);
+            }
+            out.get_mut(off as usize..end)?.copy_from_slice(&b);
+        }
+        Some(out)
+    };
+    match (bytes(a), bytes(b)) {
+        (Some(x), Some(y)) => x != y,
+        _ => false,
+    }
 }
 
 fn scalar_of(kind: &TypeKind) -> Option<Scalar> {

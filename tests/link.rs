@@ -1885,3 +1885,90 @@ fn backend_intrinsics_stay_imports() {
     let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
     assert!(!json.contains("llvm.genx"), "{json}");
 }
+
+/// One kernel module whose kernel `kernel` reads spec constant "A" with default `default`.
+fn spec_constant_a_module(kernel: &str, default: u32) -> String {
+    format!(
+        r#"OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpCapability Int64
+OpCapability Int8
+OpCapability GenericPointer
+OpMemoryModel Physical64 OpenCL
+OpEntryPoint Kernel %k "{kernel}"
+OpName %get "_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_"
+OpDecorate %get LinkageAttributes "_Z37__sycl_getScalar2020SpecConstantValueIiET_PKcPKvS4_" Import
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%ulong = OpTypeInt 64 0
+%void = OpTypeVoid
+%ulong_2 = OpConstant %ulong 2
+%uchar_65 = OpConstant %uchar 65
+%uchar_0 = OpConstant %uchar 0
+%uint_d = OpConstant %uint {default}
+%str2 = OpTypeArray %uchar %ulong_2
+%ptr_CW_str2 = OpTypePointer CrossWorkgroup %str2
+%ptr_G_uint = OpTypePointer Generic %uint
+%ptr_G_uchar = OpTypePointer Generic %uchar
+%ptr_CW_uint = OpTypePointer CrossWorkgroup %uint
+%fn_int = OpTypeFunction %uint %ptr_G_uchar %ptr_G_uchar %ptr_G_uchar
+%fn_k = OpTypeFunction %void %ptr_CW_uint
+%s = OpConstantComposite %str2 %uchar_65 %uchar_0
+%usid = OpVariable %ptr_CW_str2 CrossWorkgroup %s
+%idvar = OpVariable %ptr_CW_uint CrossWorkgroup %uint_d
+%null = OpConstantNull %ptr_G_uchar
+%get = OpFunction %uint None %fn_int
+%a0 = OpFunctionParameter %ptr_G_uchar
+%a1 = OpFunctionParameter %ptr_G_uchar
+%a2 = OpFunctionParameter %ptr_G_uchar
+OpFunctionEnd
+%k = OpFunction %void None %fn_k
+%out = OpFunctionParameter %ptr_CW_uint
+%e = OpLabel
+%g = OpPtrCastToGeneric %ptr_G_uchar %usid
+%c1 = OpPtrCastToGeneric %ptr_G_uint %idvar
+%c2 = OpBitcast %ptr_G_uchar %c1
+%v = OpFunctionCall %uint %get %g %c2 %null
+OpStore %out %v
+OpReturn
+OpFunctionEnd
+"#
+    )
+}
+
+/// Two linked inputs that give one symbolic ID different defaults (an ODR violation) get a
+/// warning naming it; the same default in both gets none. The first call's default is used.
+#[test]
+fn two_defaults_for_one_symbolic_id_are_named() {
+    let tmp = common::Scratch::new("spec-link-two-defaults");
+    let write = |name: &str, kernel: &str, default: u32| {
+        let text = tmp.join(format!("{name}.spvasm"));
+        std::fs::write(&text, spec_constant_a_module(kernel, default)).unwrap();
+        let spv = tmp.join(format!("{name}.spv"));
+        std::fs::write(&spv, common::assemble(&text)).unwrap();
+        spv.display().to_string()
+    };
+    let (a7, b8, b7) = (
+        write("a7", "ka", 7),
+        write("b8", "kb", 8),
+        write("b7", "kb", 7),
+    );
+    let run = |b: &str, out: &str| {
+        let prop = tmp.join(format!("{out}.prop")).display().to_string();
+        let o = spec_link(&tmp, &[&a7, b, "-o", out, "--prop", &prop]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        (
+            String::from_utf8_lossy(&o.stderr).into_owned(),
+            std::fs::read_to_string(&prop).unwrap(),
+        )
+    };
+    let warning = "spec constant \"A\" has two default values";
+    let (differ, prop) = run(&b8, "differ.spv");
+    assert_eq!(differ.matches(warning).count(), 1, "{differ}");
+    assert!(differ.contains("warning:"), "{differ}");
+    // (The default blob holds the first call's 7.)
+    let (same, same_prop) = run(&b7, "same.spv");
+    assert!(!same.contains(warning), "{same}");
+    assert_eq!(prop, same_prop);
+}

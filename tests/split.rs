@@ -711,3 +711,35 @@ fn property_files_of_other_modules_are_named() {
     let right = run(["image0.prop", "image1.prop"], "right");
     assert!(!right.contains(warning), "{right}");
 }
+
+/// Splitting an image lowered before (DPC++'s `*.native.spv`) with its property file names the
+/// spec constants the images do not carry; the same module before lowering, with its own file,
+/// gets no such warning (its split lowers the marker calls and writes the sets).
+#[test]
+fn spec_constants_of_a_lowered_input_are_named() {
+    let tmp = common::Scratch::new("spec-link-split-lowered-prop");
+    let off = common::repo().join("testdata/postlink/specconst/off");
+    let run = |image: &str, prop: &str, out: &str| {
+        std::fs::create_dir_all(tmp.join(out)).unwrap();
+        let args = [
+            off.join(image).display().to_string(),
+            "--input-prop".into(),
+            off.join(prop).display().to_string(),
+            "--split".into(),
+            "per-kernel".into(),
+            "--no-validate".into(),
+            "-o".into(),
+            tmp.join(out).join("o.table").display().to_string(),
+        ];
+        let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+        let o = spec_link(&tmp, &refs);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        String::from_utf8_lossy(&o.stderr).into_owned()
+    };
+    let warning = "the images carry no spec-constant sets";
+    let lowered = run("image0.native.spv", "image0.native.prop", "lowered");
+    assert_eq!(lowered.matches(warning).count(), 1, "{lowered}");
+    assert!(lowered.contains("warning:"), "{lowered}");
+    let unlowered = run("image0.spv", "image0.prop", "unlowered");
+    assert!(!unlowered.contains(warning), "{unlowered}");
+}

@@ -49,6 +49,8 @@ pub struct IdCheck {
     above: Option<u32>,
     /// [`layouts`], looked up once.
     layouts: &'static [u8],
+    /// How the last `OpExtInst`'s set tells its operands apart.
+    last_set: inst::ExtIdsCache,
 }
 
 const OP_EXT_INST: u32 = Op::ExtInst as u32;
@@ -106,6 +108,7 @@ impl IdCheck {
             scratch: Vec::new(),
             above: None,
             layouts: layouts(),
+            last_set: inst::ExtIdsCache::default(),
         }
     }
 
@@ -147,6 +150,23 @@ impl IdCheck {
         let op = inst::opcode(words);
         let n = words.len();
         self.limit_bits = self.limit_bits.max(offset + n + (1 << 16));
+        // An extended instruction that takes ids only (OpenCL.std's math: the most common
+        // instruction of real device code) without the position list below: result type,
+        // result, set, operands. The same ids, in the same order, as that list gives.
+        if op == OP_EXT_INST
+            && n >= 5
+            && self
+                .last_set
+                .operands_are_ids(words, |set| self.ext_sets.get(&set).copied())
+        {
+            self.defined_here(words[2], words, offset, op)?;
+            self.used(words[1], offset, op);
+            self.used(words[3], offset, op);
+            for &id in &words[5..] {
+                self.used(id, offset, op);
+            }
+            return self.ended(offset, op);
+        }
         let layout = self.layouts[op as usize];
         let mut at = 1;
         if layout & HAS_TYPE != 0 {
@@ -200,6 +220,12 @@ impl IdCheck {
             }
             self.scratch = scratch;
         }
+        self.ended(offset, op)
+    }
+
+    /// The end of the instruction at `offset`: the error for an id at or above the bound it used.
+    #[inline]
+    fn ended(&mut self, offset: usize, op: u32) -> Result<()> {
         match self.above.take() {
             Some(id) => Err(error(
                 offset,
@@ -211,7 +237,24 @@ impl IdCheck {
     }
 
     /// The result id `id` of the instruction `words` at `offset`.
+    #[inline(always)]
     fn defined_here(&mut self, id: u32, words: &[u32], offset: usize, op: u32) -> Result<()> {
+        // The common case: below the bound, in the bitset's room, new, not a set's import.
+        if id < self.bound && op != OP_EXT_INST_IMPORT && self.defined.insert_new_dense(id) {
+            return Ok(());
+        }
+        self.defined_here_slowly(id, words, offset, op)
+    }
+
+    /// [`IdCheck::defined_here`] in every case (an id the fast path set is seen as there).
+    #[cold]
+    fn defined_here_slowly(
+        &mut self,
+        id: u32,
+        words: &[u32],
+        offset: usize,
+        op: u32,
+    ) -> Result<()> {
         if !self.defined.insert_growing(id, self.limit_bits) {
             return Err(error(offset, op, format!("id %{id} is defined twice")));
         }
@@ -225,6 +268,7 @@ impl IdCheck {
         if op == OP_EXT_INST_IMPORT {
             if let Some((name, _)) = words.get(2..).and_then(inst::read_string) {
                 self.ext_sets.insert(id, inst::ext_set(&name));
+                self.last_set = inst::ExtIdsCache::default();
             }
         }
         Ok(())

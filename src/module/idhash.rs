@@ -81,6 +81,13 @@ impl IdBits {
         }
     }
 
+    /// Adds `id` when the bitset has room for it and it was not there; false otherwise (nothing
+    /// changed then but a bit already set).
+    #[inline(always)]
+    pub fn insert_new_dense(&mut self, id: u32) -> bool {
+        self.dense.try_insert(id as usize) == Some(true)
+    }
+
     /// [`IdBits::insert`], first growing the bitset to hold `id` if that keeps it at most
     /// `limit_bits` long (by doubling: amortised for ids met in increasing order).
     #[inline]

@@ -638,12 +638,24 @@ pub fn visit_ext_inst_id_positions(words: &[u32], set: ExtSet, f: &mut impl FnMu
 }
 
 /// When every operand of extended instruction `ext_op` of `table` is an id: how many operand
-/// words its grammar takes at most (`usize::MAX` when the last repeats). A table per set, made
-/// once from the grammar (a lookup is then an index, not a search of the grammar).
+/// words its grammar takes at most (`usize::MAX` when the last repeats).
 fn id_only_operands(
     table: &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>,
     ext_op: u32,
 ) -> Option<usize> {
+    id_only_layouts(table)?
+        .get(ext_op as usize)
+        .copied()
+        .flatten()
+}
+
+/// Per extended instruction of `table` (indexed by its number): `Some(max operand words)` when
+/// every operand is an id, as [`id_only_operands`] gives it. A table per set, made once from the
+/// grammar (a lookup is then an index, not a search of the grammar); `None` for a table without
+/// one.
+pub fn id_only_layouts(
+    table: &'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>,
+) -> Option<&'static [Option<usize>]> {
     use rspirv::grammar as g;
     type Layouts = OnceLock<Vec<Option<usize>>>;
     static OPENCL_STD: Layouts = OnceLock::new();
@@ -687,7 +699,66 @@ fn id_only_operands(
             })
             .collect()
     });
-    layouts.get(ext_op as usize).copied().flatten()
+    Some(layouts)
+}
+
+/// How the operands of the `OpExtInst`s of one imported set are told apart.
+#[derive(Clone, Copy)]
+enum ExtIds {
+    /// Every operand is an id.
+    All,
+    /// Per instruction number: `Some(max operand words)` when every operand is an id
+    /// ([`id_only_layouts`]).
+    Layouts(&'static [Option<usize>]),
+    /// Decoded instruction by instruction (or not at all: an unknown set).
+    Decode,
+}
+
+/// The set of the last `OpExtInst` a pass met and how it tells its operands apart: one lookup
+/// of the set a run of instructions of one set, not one an instruction (real device code is
+/// mostly OpenCL.std instructions, all of one set).
+#[derive(Clone, Copy, Default)]
+pub struct ExtIdsCache {
+    last: Option<(u32, ExtIds)>,
+}
+
+impl ExtIdsCache {
+    /// Whether every operand of the `OpExtInst` `words` is an id, as
+    /// [`visit_ext_inst_id_positions`] decides (its ids are then words 1 and 3 and 5 on);
+    /// `set_of` gives the layout of an imported set (`None`: not imported).
+    #[inline]
+    pub fn operands_are_ids(
+        &mut self,
+        words: &[u32],
+        set_of: impl FnOnce(u32) -> Option<ExtSet>,
+    ) -> bool {
+        let [_, _, _, set, ext_op, ..] = *words else {
+            return false;
+        };
+        let ids = match self.last {
+            Some((s, ids)) if s == set => ids,
+            _ => {
+                let ids = match set_of(set) {
+                    Some(ExtSet::AllIds) => ExtIds::All,
+                    Some(ExtSet::Table(table)) => {
+                        id_only_layouts(table).map_or(ExtIds::Decode, ExtIds::Layouts)
+                    }
+                    Some(ExtSet::Unknown) | None => ExtIds::Decode,
+                };
+                self.last = Some((set, ids));
+                ids
+            }
+        };
+        match ids {
+            ExtIds::All => true,
+            ExtIds::Layouts(layouts) => layouts
+                .get(ext_op as usize)
+                .copied()
+                .flatten()
+                .is_some_and(|max| words.len() - 5 <= max),
+            ExtIds::Decode => false,
+        }
+    }
 }
 
 /// Word positions of the ids an `OpExtInst` uses (result type, set, id operands), or `None` when

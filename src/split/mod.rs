@@ -186,6 +186,35 @@ fn warn_of_other_modules_props(
     }
 }
 
+/// A warning for each input whose property sets (`--input-prop`) describe spec constants when
+/// the module has no marker call left: an image lowered before (DPC++'s `*.native.spv`). The
+/// split's spec-constant sets come from its own lowering, so its images carry none of them.
+fn warn_of_spec_constants_not_carried(
+    carried: &Carried,
+    index: &Index,
+    input_names: &[String],
+    notes: &mut Vec<Diagnostic>,
+) {
+    let described = |k: usize| {
+        carried
+            .set(k, crate::sidecar::SPEC_CONSTANTS)
+            .is_some_and(|set| !set.properties.is_empty())
+    };
+    if !(0..input_names.len()).any(described) || crate::markers::count_marker_calls(index) > 0 {
+        return;
+    }
+    for (k, name) in input_names.iter().enumerate() {
+        if described(k) {
+            diagnostic::push_once(
+                notes,
+                Diagnostic::SpecConstantsNotCarried {
+                    input: name.clone(),
+                },
+            );
+        }
+    }
+}
+
 /// The inputs that are the bfloat16 device library, set apart from the others (with their
 /// `--input-prop` files), in input order; an error if nothing else is left.
 fn set_libraries_apart(inputs: Vec<Input>, input_props: &[Vec<PropertySet>]) -> Result<SetApart> {
@@ -308,6 +337,7 @@ pub fn split_each(
         }
     }
     warn_of_other_modules_props(&carried, &entries, &input_names, &mut notes);
+    warn_of_spec_constants_not_carried(&carried, &index, &input_names, &mut notes);
     let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
     if split.mode != SplitMode::Off {
         check_device_image_scope(&module, &index, &graph, &entries, &groups)?;
