@@ -155,9 +155,17 @@ pub enum Diagnostic {
         /// The first call and one whose default differs, as `call %R in F`.
         calls: [String; 2],
     },
-    /// Warning (split): the property sets given for an input (`--input-prop`) describe spec
-    /// constants, but the module has no marker call left (it was lowered before): the images
-    /// carry no spec-constant sets, so the runtime cannot set those constants.
+    /// Warning (split): the property file given for an input (`--input-prop`) describes spec
+    /// constants whose SpecIds the module does not hold: the images leave them out.
+    SpecConstantsNotHeld {
+        /// The input.
+        input: String,
+        /// How many constants.
+        count: usize,
+    },
+    /// Warning (split): an image whose input's property file (`--input-prop`) describes spec
+    /// constants the image holds also has marker calls to lower (a module lowered in part): its
+    /// sets describe only the constants the split lowers.
     SpecConstantsNotCarried {
         /// The input.
         input: String,
@@ -205,6 +213,7 @@ impl Diagnostic {
             | Diagnostic::AuxDataIgnored { .. }
             | Diagnostic::InputPropNamesOtherKernels { .. }
             | Diagnostic::SpecConstantsNotCarried { .. }
+            | Diagnostic::SpecConstantsNotHeld { .. }
             | Diagnostic::DefaultsDiffer { .. } => Severity::Warning,
             _ => Severity::Note,
         }
@@ -323,12 +332,17 @@ impl fmt::Display for Diagnostic {
                  first one's is used",
                 calls[0], calls[1]
             ),
+            Diagnostic::SpecConstantsNotHeld { input, count } => write!(
+                f,
+                "the property sets given for {input} (--input-prop) describe {count} spec \
+                 constant(s) whose SpecIds {input} does not hold: the images leave them out (is \
+                 the file another module's?)"
+            ),
             Diagnostic::SpecConstantsNotCarried { input } => write!(
                 f,
-                "the property sets given for {input} (--input-prop) describe spec constants, but \
-                 {input} has no marker call left (it was lowered before): the images carry no \
-                 spec-constant sets, so the runtime cannot set those constants (split the module \
-                 before lowering it)"
+                "the property sets given for {input} (--input-prop) describe spec constants an \
+                 image holds, but the image also has marker calls to lower: its spec-constant \
+                 sets describe only those (lower the module in one step)"
             ),
             Diagnostic::InputPropNamesOtherKernels { input } => write!(
                 f,

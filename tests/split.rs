@@ -712,22 +712,22 @@ fn property_files_of_other_modules_are_named() {
     assert!(!right.contains(warning), "{right}");
 }
 
-/// Splitting an image lowered before (DPC++'s `*.native.spv`) with its property file names the
-/// spec constants the images do not carry; the same module before lowering, with its own file,
-/// gets no such warning (its split lowers the marker calls and writes the sets).
+/// Splitting an image lowered before (DPC++'s `*.native.spv`) with its property file: each image
+/// describes the file's spec constants whose SpecIds it holds, with the file's descriptors and
+/// their default bytes; a file whose constants' SpecIds the module does not hold (another
+/// module's) gets a warning naming how many.
 #[test]
-fn spec_constants_of_a_lowered_input_are_named() {
+fn spec_constants_of_a_lowered_input_are_carried() {
     let tmp = common::Scratch::new("spec-link-split-lowered-prop");
     let off = common::repo().join("testdata/postlink/specconst/off");
-    let run = |image: &str, prop: &str, out: &str| {
+    let run = |prop: &Path, out: &str| {
         std::fs::create_dir_all(tmp.join(out)).unwrap();
         let args = [
-            off.join(image).display().to_string(),
+            off.join("image0.native.spv").display().to_string(),
             "--input-prop".into(),
-            off.join(prop).display().to_string(),
+            prop.display().to_string(),
             "--split".into(),
             "per-kernel".into(),
-            "--no-validate".into(),
             "-o".into(),
             tmp.join(out).join("o.table").display().to_string(),
         ];
@@ -736,10 +736,76 @@ fn spec_constants_of_a_lowered_input_are_named() {
         assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
         String::from_utf8_lossy(&o.stderr).into_owned()
     };
-    let warning = "the images carry no spec-constant sets";
-    let lowered = run("image0.native.spv", "image0.native.prop", "lowered");
-    assert_eq!(lowered.matches(warning).count(), 1, "{lowered}");
-    assert!(lowered.contains("warning:"), "{lowered}");
-    let unlowered = run("image0.spv", "image0.prop", "unlowered");
-    assert!(!unlowered.contains(warning), "{unlowered}");
+    let warning = "whose SpecIds";
+    let own = run(&off.join("image0.native.prop"), "own");
+    assert!(!own.contains(warning), "{own}");
+    let given = spec_link::info::names::SymbolNames::from_prop_text(
+        "given",
+        &std::fs::read(off.join("image0.native.prop")).unwrap(),
+    )
+    .unwrap();
+    let mut described = 0;
+    for n in 0.. {
+        let prop = tmp.join("own").join(format!("o_{n}.prop"));
+        if !prop.exists() {
+            break;
+        }
+        let image = spec_link::info::names::SymbolNames::from_prop_text(
+            "image",
+            &std::fs::read(&prop).unwrap(),
+        )
+        .unwrap();
+        for c in &image.constants {
+            let g = given.constants.iter().find(|g| g.name == c.name).unwrap();
+            assert_eq!(c.descriptors, g.descriptors, "{}", c.name);
+            let size = (c.descriptors.last().unwrap().offset + c.descriptors.last().unwrap().size)
+                as usize;
+            let at = |n: &spec_link::info::names::SymbolNames, o: u64| {
+                n.default_blob.as_ref().unwrap()[o as usize..o as usize + size].to_vec()
+            };
+            assert_eq!(
+                at(&image, c.blob_offset),
+                at(&given, g.blob_offset),
+                "{}",
+                c.name
+            );
+            described += 1;
+        }
+    }
+    // (Three kernels: two read two constants each, one reads none.)
+    assert_eq!(described, 4);
+    let foreign = common::repo().join("testdata/postlink/spec112/off/image0.native.prop");
+    let other = run(&foreign, "foreign");
+    assert_eq!(other.matches(warning).count(), 1, "{other}");
+    // Linked with a module whose marker calls the split lowers, into one image: its sets
+    // describe only the constants it lowers, with a warning.
+    let unlowered = common::repo().join("testdata/postlink/specconst2/off");
+    let args = [
+        off.join("image0.native.spv").display().to_string(),
+        "--input-prop".into(),
+        off.join("image0.native.prop").display().to_string(),
+        unlowered.join("image0.spv").display().to_string(),
+        "--input-prop".into(),
+        unlowered.join("image0.prop").display().to_string(),
+        "--split".into(),
+        "off".into(),
+        "-o".into(),
+        tmp.join("mixed.table").display().to_string(),
+    ];
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = spec_link(&tmp, &refs);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(
+        stderr.matches("also has marker calls").count(),
+        1,
+        "{stderr}"
+    );
+    let mixed = spec_link::info::names::SymbolNames::from_prop_text(
+        "mixed",
+        &std::fs::read(tmp.join("mixed_0.prop")).unwrap(),
+    )
+    .unwrap();
+    assert!(!mixed.constants.is_empty());
+    assert!(mixed.constants.iter().all(|c| !c.name.contains("sharedId")));
 }

@@ -127,3 +127,77 @@ fn spec_link_split_images_run_like_dpcpp_on_the_sycl_runtime() {
         "expected the runnable post-link cases: {cases} cases, {image_sets} image sets"
     );
 }
+
+/// Splitting DPC++'s lowered `off` images (`imageN.native.spv` with `imageN.native.prop`, as
+/// `jit_images` picks them) per kernel and `auto`: every image carries the spec constants of the
+/// input's file whose SpecIds it holds, and the images give the results of DPC++'s own `off`
+/// image, with the run description's spec constants set by symbolic ID.
+#[test]
+fn split_images_of_lowered_inputs_run_like_dpcpp() {
+    let root = common::repo().join("testdata/postlink");
+    let scratch = common::Scratch::new(&format!("spec-link-split-lowered-{}", std::process::id()));
+    let mut cases = 0;
+    let pattern = root.join("*/run.json");
+    for run_json in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let dir = run_json.parent().unwrap();
+        if !dir.join("off/image0.native.spv").exists() {
+            continue;
+        }
+        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
+        let spec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+        let linked = sycl_run::linked_images(&root, &spec);
+        let with_linked = |mut images: Vec<Image>| {
+            images.extend(linked.iter().cloned());
+            Images::List(images)
+        };
+        let lowered = sycl_run::jit_images(&dir.join("off"), true);
+        let reference = sycl_run::by_kernel(&sycl_run::run(
+            &with_linked(lowered.clone()),
+            &run_json,
+            &format!("{case}/off (DPC++)"),
+        ));
+        let flags = std::fs::read_to_string(dir.join("flags")).unwrap_or_default();
+        for (folder, mode) in [("per_kernel", "per-kernel"), ("auto", "auto")] {
+            let out = scratch.join(&case).join(mode);
+            std::fs::create_dir_all(&out).unwrap();
+            let table = out.join("out.table");
+            let mut cmd = Command::new(env!("CARGO_BIN_EXE_spec-link"));
+            for image in &lowered {
+                cmd.arg(&image.spv).arg("--input-prop").arg(&image.prop);
+            }
+            cmd.args(["--split", mode, "-o"])
+                .arg(&table)
+                .args(["--emit-kernel-names", "--validate"]);
+            if flags.contains("-fsycl-allow-device-image-dependencies") {
+                cmd.arg("--allow-device-image-dependencies");
+            }
+            let o = cmd.output().unwrap();
+            if dir.join(folder).join("error.txt").exists() {
+                assert_eq!(o.status.code(), Some(1), "{case}/{mode}: DPC++ rejects it");
+                continue;
+            }
+            assert!(
+                o.status.success(),
+                "{case}/{mode}: {}",
+                String::from_utf8_lossy(&o.stderr)
+            );
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert!(!stderr.contains("SpecIds"), "{case}/{mode}: {stderr}");
+            let got = sycl_run::by_kernel(&sycl_run::run(
+                &with_linked(table_images(&table)),
+                &run_json,
+                &format!("{case}/{mode} (spec-link, lowered input)"),
+            ));
+            assert_eq!(
+                got, reference,
+                "{case}/{mode}: spec-link's images of the lowered input give other results than DPC++'s"
+            );
+        }
+        cases += 1;
+    }
+    assert!(cases >= 8, "expected the runnable lowered cases: {cases}");
+}

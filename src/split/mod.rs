@@ -107,15 +107,16 @@ pub struct SplitOutput {
 }
 
 /// What [`load`] gives: the module, a name for messages, the input each kernel or exported
-/// function name came from (by [`name_key`]), and the linker's notes.
-type Loaded = (Module, String, IdMap<u64, usize>, Vec<Diagnostic>);
+/// function name came from (by [`name_key`]), and the linker's report (its notes, the SpecIds it
+/// renumbered).
+type Loaded = (Module, String, IdMap<u64, usize>, crate::link::LinkReport);
 
 /// Loads the inputs and links several (exports kept).
 fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
     let mut origin: IdMap<u64, usize> = IdMap::default();
     if inputs.len() == 1 {
         let module = inputs[0].take_module()?;
-        return Ok((module, inputs[0].name.clone(), origin, Vec::new()));
+        return Ok((module, inputs[0].name.clone(), origin, Default::default()));
     }
     let mut linker = crate::link::Linker::default();
     let mut big_endian = None;
@@ -150,7 +151,7 @@ fn load(mut inputs: Vec<Input>, options: &Options) -> Result<Loaded> {
             file: name.clone(),
             source: Box::new(e),
         })?;
-    Ok((module, name, origin, report.notes))
+    Ok((module, name, origin, report))
 }
 
 /// The inputs of the code, with their `--input-prop` files, and the inputs that are the bfloat16
@@ -186,33 +187,74 @@ fn warn_of_other_modules_props(
     }
 }
 
-/// A warning for each input whose property sets (`--input-prop`) describe spec constants when
-/// the module has no marker call left: an image lowered before (DPC++'s `*.native.spv`). The
-/// split's spec-constant sets come from its own lowering, so its images carry none of them.
-fn warn_of_spec_constants_not_carried(
+/// A warning for each input whose property file (`--input-prop`) describes spec constants whose
+/// SpecIds the module does not hold (another module's file, or a module not lowered: the images
+/// carry only the constants whose `OpSpecConstant`s they hold, see
+/// [`properties::spec_constants`]).
+fn warn_of_spec_constants_not_held(
     carried: &Carried,
     index: &Index,
     input_names: &[String],
     notes: &mut Vec<Diagnostic>,
 ) {
-    let described = |k: usize| {
-        carried
-            .set(k, crate::sidecar::SPEC_CONSTANTS)
-            .is_some_and(|set| !set.properties.is_empty())
-    };
-    if !(0..input_names.len()).any(described) || crate::markers::count_marker_calls(index) > 0 {
-        return;
-    }
     for (k, name) in input_names.iter().enumerate() {
-        if described(k) {
+        let Some(sets) = carried.inputs.get(k) else {
+            continue;
+        };
+        if carried.set(k, crate::sidecar::SPEC_CONSTANTS).is_none() {
+            continue;
+        }
+        let Ok(names) = crate::info::names::SymbolNames::from_property_sets(name, sets) else {
+            continue;
+        };
+        let missing = (names.constants.iter())
+            .filter(|c| !c.spec_ids().all(|s| index.spec_ids.contains(&s)))
+            .count();
+        if missing > 0 {
             diagnostic::push_once(
                 notes,
-                Diagnostic::SpecConstantsNotCarried {
+                Diagnostic::SpecConstantsNotHeld {
                     input: name.clone(),
+                    count: missing,
                 },
             );
         }
     }
+}
+
+/// The inputs' property sets with the SpecIds linking renumbered (`--renumber-spec-ids`) given
+/// their linked numbers in `[SYCL/specialization constants]`, so that they name the module's.
+fn renumber_spec_ids(
+    mut sets: Vec<Vec<PropertySet>>,
+    input_names: &[String],
+    renumbered: &[crate::link::Renumbered],
+) -> Vec<Vec<PropertySet>> {
+    for (k, name) in input_names.iter().enumerate() {
+        let map: IdMap<u32, u32> = (renumbered.iter())
+            .filter(|r| r.input == *name)
+            .map(|r| (r.from, r.to))
+            .collect();
+        let Some(input_sets) = sets.get_mut(k).filter(|_| !map.is_empty()) else {
+            continue;
+        };
+        for set in input_sets
+            .iter_mut()
+            .filter(|s| s.name == crate::sidecar::SPEC_CONSTANTS)
+        {
+            for (_, value) in set.properties.iter_mut() {
+                let properties::Value::Bytes { data, .. } = value else {
+                    continue;
+                };
+                for triple in data.chunks_exact_mut(12) {
+                    let id = u32::from_le_bytes([triple[0], triple[1], triple[2], triple[3]]);
+                    if let Some(&to) = map.get(&id) {
+                        triple[..4].copy_from_slice(&to.to_le_bytes());
+                    }
+                }
+            }
+        }
+    }
+    sets
 }
 
 /// The inputs that are the bfloat16 device library, set apart from the others (with their
@@ -310,7 +352,8 @@ pub fn split_each(
     let (inputs, input_props, libraries) = set_libraries_apart(inputs, &split.input_props)?;
     let input_count = inputs.len();
     let input_names: Vec<String> = inputs.iter().map(|i| i.name.clone()).collect();
-    let (mut module, name, origin, mut notes) = load(inputs, options)?;
+    let (mut module, name, origin, report) = load(inputs, options)?;
+    let mut notes = report.notes;
     let wrap = |e: Error| Error::InFile {
         file: name.clone(),
         source: Box::new(e),
@@ -327,7 +370,7 @@ pub fn split_each(
     let input_of = |n: &str| origin.get(&name_key(n.as_bytes())).copied().unwrap_or(0);
     let entries = group::entries(&module, &index, &graph, split.allow_dependencies, &input_of);
     let mut carried = Carried {
-        inputs: input_props,
+        inputs: renumber_spec_ids(input_props, &input_names, &report.renumbered),
         first_virtual: vec![None; input_count],
         aux,
     };
@@ -337,7 +380,7 @@ pub fn split_each(
         }
     }
     warn_of_other_modules_props(&carried, &entries, &input_names, &mut notes);
-    warn_of_spec_constants_not_carried(&carried, &index, &input_names, &mut notes);
+    warn_of_spec_constants_not_held(&carried, &index, &input_names, &mut notes);
     let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
     if split.mode != SplitMode::Off {
         check_device_image_scope(&module, &index, &graph, &entries, &groups)?;
@@ -368,6 +411,7 @@ pub fn split_each(
         name: &name,
         big_endian: module.big_endian,
         input_count,
+        input_names: &input_names,
         image_options,
         carried: &carried,
         emit,
@@ -442,6 +486,7 @@ struct Finisher<'a> {
     name: &'a str,
     big_endian: bool,
     input_count: usize,
+    input_names: &'a [String],
     image_options: Options,
     carried: &'a Carried,
     emit: Emit,
@@ -455,6 +500,39 @@ struct Finisher<'a> {
 }
 
 impl Finisher<'_> {
+    /// The image's sets without the spec-constant sets carried from its inputs' files when the
+    /// image's own lowering found spec constants too (a module lowered in part): its sets then
+    /// describe only those, with a warning naming the inputs whose constants are left out.
+    fn without_carried_spec_constants(
+        &mut self,
+        mut sets: Vec<PropertySet>,
+        lowered: &crate::Output,
+        inputs: &[usize],
+    ) -> Vec<PropertySet> {
+        let is_spec = |s: &PropertySet| {
+            s.name == crate::sidecar::SPEC_CONSTANTS
+                || s.name == crate::sidecar::SPEC_CONSTANTS_DEFAULT_VALUES
+        };
+        if lowered.spec_map.constants.is_empty() || !sets.iter().any(is_spec) {
+            return sets;
+        }
+        sets.retain(|s| !is_spec(s));
+        for &k in inputs {
+            if self
+                .carried
+                .set(k, crate::sidecar::SPEC_CONSTANTS)
+                .is_some()
+            {
+                let input = self.input_names.get(k).cloned().unwrap_or_default();
+                diagnostic::push_once(
+                    &mut self.warnings,
+                    Diagnostic::SpecConstantsNotCarried { input },
+                );
+            }
+        }
+        sets
+    }
+
     /// Computes the image's property sets, lowers its spec constants, validates it and hands it
     /// to `each`.
     fn finish(
@@ -523,6 +601,7 @@ impl Finisher<'_> {
             self.validator
                 .check(&lowered.module, &extracted.origin, &mut self.warnings)?;
         let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
+        let base_sets = self.without_carried_spec_constants(base_sets, &lowered, &inputs_of_image);
         let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
         for d in lowered.diagnostics {
             match d.severity() {
