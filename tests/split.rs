@@ -809,3 +809,57 @@ fn spec_constants_of_a_lowered_input_are_carried() {
     assert!(!mixed.constants.is_empty());
     assert!(mixed.constants.iter().all(|c| !c.name.contains("sharedId")));
 }
+
+/// Two lowered inputs whose SpecIds collide, linked with `--renumber-spec-ids` and split per
+/// kernel: the images' carried descriptors name the renumbered SpecIds, so `info` finds every
+/// name in the images, each fitting its constant.
+#[test]
+fn carried_spec_constants_follow_renumbered_spec_ids() {
+    let tmp = common::Scratch::new("spec-link-split-lowered-renumbered");
+    let cases = common::repo().join("testdata/postlink");
+    let mut args: Vec<String> = Vec::new();
+    let mut given = std::collections::BTreeSet::new();
+    for case in ["specconst", "specconst2"] {
+        let off = cases.join(case).join("off");
+        let prop = off.join("image0.native.prop");
+        let names = spec_link::info::names::SymbolNames::from_prop_text(
+            case,
+            &std::fs::read(&prop).unwrap(),
+        )
+        .unwrap();
+        given.extend(names.constants.into_iter().map(|c| c.name));
+        args.push(off.join("image0.native.spv").display().to_string());
+        args.push("--input-prop".into());
+        args.push(prop.display().to_string());
+    }
+    args.extend(
+        [
+            "--renumber-spec-ids",
+            "--split",
+            "per-kernel",
+            "-o",
+            "o.table",
+        ]
+        .map(String::from),
+    );
+    let refs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let o = spec_link(&tmp, &refs);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let mut found = std::collections::BTreeSet::new();
+    for n in 0.. {
+        let spv = tmp.join(format!("o_{n}.spv"));
+        if !spv.exists() {
+            break;
+        }
+        let prop = tmp.join(format!("o_{n}.prop")).display().to_string();
+        let spv = spv.display().to_string();
+        let o = spec_link(&tmp, &["info", &spv, "--input-prop", &prop, "--json"]);
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let info: serde_json::Value = serde_json::from_slice(&o.stdout).unwrap();
+        for c in info["named_constants"].as_array().unwrap() {
+            assert!(c.get("mismatch").is_none(), "o_{n}: {c}");
+            found.insert(c["name"].as_str().unwrap().to_string());
+        }
+    }
+    assert_eq!(found, given);
+}
