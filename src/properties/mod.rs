@@ -150,6 +150,9 @@ pub(crate) struct Carried {
     /// The function attributes and metadata of `NonSemantic.AuxData`, by function id (ids of the
     /// split module, which its images keep).
     pub aux: auxdata::AuxData,
+    /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
+    /// do not parse as spec constants).
+    pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,
 }
 
 impl Carried {
@@ -166,6 +169,22 @@ impl Carried {
     /// Set `set` of input `k`'s file.
     pub(crate) fn set(&self, k: usize, set: &str) -> Option<&PropertySet> {
         self.inputs.get(k)?.iter().find(|s| s.name == set)
+    }
+
+    /// Reads each input's spec constants into [`Carried::spec_names`].
+    pub(crate) fn read_spec_names(&mut self) {
+        self.spec_names = (self.inputs.iter())
+            .map(|sets| {
+                crate::info::names::SymbolNames::from_property_sets("", sets)
+                    .ok()
+                    .filter(|names| !names.constants.is_empty())
+            })
+            .collect();
+    }
+
+    /// Input `k`'s spec constants ([`Carried::spec_names`]).
+    pub(crate) fn spec_names(&self, k: usize) -> Option<&crate::info::names::SymbolNames> {
+        self.spec_names.get(k)?.as_ref()
     }
 }
 

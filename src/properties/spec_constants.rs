@@ -10,7 +10,6 @@
 //! written only when every file that gives constants gives their default bytes.
 
 use super::{ImageContext, PropertySet, Value};
-use crate::info::names::SymbolNames;
 use crate::sidecar;
 
 fn spec_set(ctx: &ImageContext<'_>, name: &str) -> Option<PropertySet> {
@@ -43,7 +42,7 @@ fn carried(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
             continue;
         };
         // (A file whose sets do not parse as spec constants gives none.)
-        let Ok(names) = SymbolNames::from_property_sets("", sets) else {
+        let Some(names) = ctx.carried.spec_names(k) else {
             continue;
         };
         for c in &names.constants {

@@ -198,13 +198,7 @@ fn warn_of_spec_constants_not_held(
     notes: &mut Vec<Diagnostic>,
 ) {
     for (k, name) in input_names.iter().enumerate() {
-        let Some(sets) = carried.inputs.get(k) else {
-            continue;
-        };
-        if carried.set(k, crate::sidecar::SPEC_CONSTANTS).is_none() {
-            continue;
-        }
-        let Ok(names) = crate::info::names::SymbolNames::from_property_sets(name, sets) else {
+        let Some(names) = carried.spec_names(k) else {
             continue;
         };
         let missing = (names.constants.iter())
@@ -373,7 +367,9 @@ pub fn split_each(
         inputs: renumber_spec_ids(input_props, &input_names, &report.renumbered),
         first_virtual: vec![None; input_count],
         aux,
+        spec_names: Vec::new(),
     };
+    carried.read_spec_names();
     for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
         if let Some(slot) = carried.first_virtual.get_mut(e.input) {
             slot.get_or_insert_with(|| e.name.clone());
