@@ -1972,3 +1972,27 @@ fn two_defaults_for_one_symbolic_id_are_named() {
     assert!(!same.contains(warning), "{same}");
     assert_eq!(prop, same_prop);
 }
+
+/// Libraries linked without `--create-library`: no input has an entry point, so the exports
+/// would lose their linkage and leave nothing to call; an error says so (and writes nothing);
+/// with `--create-library` they link.
+#[test]
+fn libraries_without_create_library_are_refused_with_the_way_out() {
+    let tmp = tmpdir("no-entry-point");
+    let (a, b) = (
+        devicelib_module("fallback-cmath"),
+        devicelib_module("fallback-complex"),
+    );
+    let (a, b) = (a.display().to_string(), b.display().to_string());
+    let o = spec_link(&tmp, &[&a, &b, "-o", "lib.spv"]);
+    assert_eq!(o.status.code(), Some(1), "{}", stderr(&o));
+    assert!(
+        stderr(&o).contains("no input has an entry point")
+            && stderr(&o).contains("--create-library"),
+        "{}",
+        stderr(&o)
+    );
+    assert!(!tmp.join("lib.spv").exists());
+    let o = spec_link(&tmp, &[&a, &b, "-o", "lib.spv", "--create-library"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+}

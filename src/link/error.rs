@@ -102,6 +102,13 @@ pub enum LinkError {
         /// The type it exports, disassembled.
         export_type: String,
     },
+    /// No input has an entry point and the result is not a library: linking would drop every
+    /// export's linkage, leaving a module with nothing to call.
+    #[error(
+        "no input has an entry point: a linked module without one is a library (pass \
+         --create-library to keep the exports)"
+    )]
+    NoEntryPoint,
     /// SpecIds used by more than one input (without `renumber_spec_ids`), reported as one.
     #[error(
         "{} (pass --renumber-spec-ids to renumber the later inputs' SpecIds)",

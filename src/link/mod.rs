@@ -151,6 +151,9 @@ impl Linker {
         merge::merge_module_level(&mut state)?;
         dedup::deduplicate_types_and_constants(&mut state);
         symbols::resolve_symbols(&mut state, options)?;
+        if !options.create_library && !state.sections.contains(&Section::EntryPoint) {
+            return Err(Error::Link(vec![LinkError::NoEntryPoint]));
+        }
         spec_ids::check_spec_ids(&mut state, options)?;
         adapt::adapt_imports(&mut state)?;
         prune::apply_replacements_and_prune(&mut state);
