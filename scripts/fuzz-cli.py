@@ -10,7 +10,8 @@ given a value twice by --set). A run that breaks one is saved under $FUZZ_CLI_FI
 fuzz/runs/cli-findings/<target>-<hash>/: the inputs, command.txt, result.txt).
 
   split       --split per-kernel|per-source|auto --validate on the `off` images of clockstatic,
-              jmatrix, nonuniform, esimd-slm (both images), specatom with their .prop files; one
+              jmatrix, nonuniform, esimd-slm (both images), specatom, and the lowered ones
+              (`image0.native.spv`) of specconst and spec112, with their .prop files; one
               input (1-3 words changed, a truncation or 1-3 words inserted) or its .prop (lines cut,
               repeated, dropped, characters changed) mutated. $FUZZ_CLI_AUX, when set, names jmatrix's
               off image with NonSemantic.AuxData added (tests/common/auxdata.rs), run with and
@@ -174,7 +175,8 @@ def gen_setfile():
 
 def split_job():
     cases = [("clockstatic", ["off/image0"]), ("jmatrix", ["off/image0"]),
-             ("nonuniform", ["off/image0"]), ("esimd-slm", ["off/image0", "off/image1"]), ("specatom", ["off/image0"])]
+             ("nonuniform", ["off/image0"]), ("esimd-slm", ["off/image0", "off/image1"]), ("specatom", ["off/image0"]),
+             ("specconst", ["off/image0.native"]), ("spec112", ["off/image0.native"])]
     if AUX: cases.append(("jmatrix-aux", None))
     name, imgs = rng.choice(cases)
     if imgs is None:

@@ -86,6 +86,42 @@ const GAPS: &[(&str, &[&str], Gap, &str)] = &[
         "virtual-function set names are not in SPIR-V",
     ),
     (
+        "kpropcombo",
+        &["per_kernel"],
+        Gap::Set("SYCL/device requirements"),
+        "device_has aspects (attribute) are not in SPIR-V",
+    ),
+    (
+        "kpropcombo",
+        &["per_source", "auto"],
+        Gap::Grouping,
+        "device_has aspects (attribute) are not in SPIR-V",
+    ),
+    (
+        "fnattrs",
+        &["per_kernel"],
+        Gap::Set("SYCL/device requirements"),
+        "a helper's device_has aspects, which reach its caller, are not in SPIR-V",
+    ),
+    (
+        "fnattrs",
+        &["per_source", "auto"],
+        Gap::Grouping,
+        "a helper's device_has aspects, which reach its caller, are not in SPIR-V",
+    ),
+    (
+        "extattrs",
+        &["per_kernel"],
+        Gap::Set("SYCL/device requirements"),
+        "a helper's device_has aspects, which reach its caller, are not in SPIR-V",
+    ),
+    (
+        "extattrs",
+        &["per_source", "auto"],
+        Gap::Grouping,
+        "a helper's device_has aspects, which reach its caller, are not in SPIR-V",
+    ),
+    (
         "khhelper",
         &["per_kernel"],
         Gap::Set("SYCL/device requirements"),
@@ -694,6 +730,55 @@ fn auxdata_of(case: &str) -> Option<Vec<common::auxdata::Aux>> {
             omit("_ZTS5KFill", 1),
             omit("_ZTS7KPlainX", 1),
         ]),
+        "kpropcombo" => entries.extend([
+            used("_ZTS8PropsAll", &[]),
+            used("_ZTS8KAttrAll", &[5, 27]),
+            Aux::Meta(
+                "_ZTS8KAttrAll",
+                "sycl_declared_aspects",
+                vec![Md::I32(5), Md::I32(27)],
+            ),
+            used("_ZTS12PropsHintDbl", &[6]),
+            used("_ZTS12KAttrHintDbl", &[6]),
+            used("_ZTS15PropsLinearAtom", &[27]),
+            Aux::Meta("_ZTS8PropsAll", "work_group_num_dim", vec![Md::I32(2)]),
+            Aux::Meta("_ZTS8KAttrAll", "work_group_num_dim", vec![Md::I32(2)]),
+            Aux::Meta("_ZTS12PropsHintDbl", "work_group_num_dim", vec![Md::I32(1)]),
+            Aux::Meta(
+                "_ZTS15PropsLinearAtom",
+                "max_linear_work_group_size",
+                vec![Md::I32(64)],
+            ),
+            omit("_ZTS8PropsAll", 1),
+            omit("_ZTS8KAttrAll", 1),
+            omit("_ZTS12PropsHintDbl", 1),
+            omit("_ZTS12KAttrHintDbl", 1),
+            omit("_ZTS15PropsLinearAtom", 1),
+            omit("_ZTS6KPlain", 1),
+        ]),
+        "fnattrs" | "extattrs" => {
+            entries.extend([
+                used("_ZTS12KCallsDevHas", &[5]),
+                omit("_ZTS8KCallsWg", 1),
+                omit("_ZTS7KSgSame", 1),
+                omit("_ZTS8KSgPlain", 1),
+                omit("_ZTS10KCallsHint", 1),
+                omit("_ZTS12KCallsDevHas", 1),
+                omit("_ZTS6KPlain", 1),
+            ]);
+            // (SYCL_EXTERNAL helpers keep their attributes' metadata; static ones do not.)
+            if case == "extattrs" {
+                entries.extend([
+                    Aux::Meta(
+                        "_Z6ext_wgi",
+                        "reqd_work_group_size",
+                        vec![Md::I32(8), Md::I32(1), Md::I32(1)],
+                    ),
+                    Aux::Meta("_Z6ext_wgi", "work_group_num_dim", vec![Md::I32(1)]),
+                    Aux::Meta("_Z6ext_sgi", "intel_reqd_sub_group_size", vec![Md::I32(16)]),
+                ]);
+            }
+        }
         _ => return None,
     }
     Some(entries)

@@ -21,7 +21,7 @@
 //!   the kernel's `work_group_num_dim` metadata in AuxData) of a function met before any
 //!   function with a required work-group size.
 
-use super::{ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS, PROGRAM_METADATA};
+use super::{FunctionMetadata, ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS};
 use crate::module::idhash::{IdBits, IdTable};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
@@ -78,27 +78,33 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     for (name, value) in metadata_only(ctx) {
         set.insert(name, value);
     }
-    let modes = |id: u32, mode: spirv::ExecutionMode| ctx.facts.mode(id, mode).map(<[u32]>::to_vec);
-    if let Some(n) = ctx
-        .entries
-        .iter()
-        .find_map(|e| modes(e.id, spirv::ExecutionMode::SubgroupSize))
-    {
-        set.insert(
-            "reqd_sub_group_size",
-            Value::Uint32(n.first().copied().unwrap_or(0)),
-        );
+    // The sub-group size of the first entry point that has one; the work-group size of the
+    // first function (any function: a helper's attribute counts) that has one, and the
+    // dimensions of the functions seen until then (DPC++'s `computeDeviceRequirements`).
+    if let Some(n) = (ctx.entries.iter()).find_map(|e| {
+        ctx.function_metadata(e.id, &e.name, Some(e), FunctionMetadata::ReqdSubGroupSize)
+    }) {
+        set.insert("reqd_sub_group_size", n);
     }
     let mut reqd: Option<Vec<u32>> = None;
     let mut num_dim = None;
-    for e in ctx.entries {
-        if let Some(d) = work_group_num_dim(ctx, e) {
-            if reqd.is_none() {
-                num_dim = Some(d);
-            }
+    for (f, name, entry) in ctx.named_functions() {
+        if reqd.is_some() {
+            break;
         }
-        if reqd.is_none() {
-            reqd = modes(e.id, spirv::ExecutionMode::LocalSize);
+        if let Some(Value::Uint32(d)) =
+            ctx.function_metadata(f, &name, entry, FunctionMetadata::WorkGroupNumDim)
+        {
+            num_dim = Some(d);
+        }
+        if let Some(Value::Bytes { data, .. }) =
+            ctx.function_metadata(f, &name, entry, FunctionMetadata::ReqdWorkGroupSize)
+        {
+            let size = data.chunks_exact(4);
+            reqd = Some(
+                size.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                    .collect(),
+            );
         }
     }
     if let Some(size) = reqd.filter(|_| !ctx.emit.split_off) {
@@ -152,17 +158,6 @@ fn metadata_only(ctx: &ImageContext<'_>) -> Vec<(&'static str, Value)> {
         found.sort_by_key(|(n, _)| *n);
     }
     found
-}
-
-/// An entry point's work-group dimensions: the carried `<kernel>@work_group_num_dim`, else its
-/// `work_group_num_dim` metadata in `NonSemantic.AuxData`.
-pub(crate) fn work_group_num_dim(ctx: &ImageContext<'_>, e: &super::ImageEntry) -> Option<u32> {
-    let key = format!("{}@work_group_num_dim", e.name);
-    if let Some(Value::Uint32(d)) = ctx.carried_for(e, PROGRAM_METADATA, &key) {
-        return Some(*d);
-    }
-    let values = ctx.carried.aux.integers(e.id, "work_group_num_dim")?;
-    Some(values.first()?.zext()? as u32)
 }
 
 /// The image's aspects, unsorted: for a function `NonSemantic.AuxData` describes, its

@@ -229,15 +229,6 @@ impl ImageFacts {
         facts
     }
 
-    /// The literals of `OpExecutionMode %id mode`, if the image has one.
-    pub(crate) fn mode(&self, id: u32, mode: spirv::ExecutionMode) -> Option<&[u32]> {
-        self.execution_modes
-            .get(&id)?
-            .iter()
-            .find(|(m, _)| *m == mode as u32)
-            .map(|(_, v)| v.as_slice())
-    }
-
     /// The literals of `OpExecutionMode %id <number>` (modes the `spirv` crate does not name).
     pub(crate) fn mode_number(&self, id: u32, mode: u32) -> Option<&[u32]> {
         self.execution_modes
@@ -309,6 +300,120 @@ impl ImageContext<'_> {
     /// String attribute `name` of an entry point, from `NonSemantic.AuxData`.
     pub(crate) fn aux_attribute(&self, entry: &ImageEntry, name: &str) -> Option<&str> {
         self.carried.aux.attribute(entry.id, name)
+    }
+}
+
+/// A function's work-group metadata (DPC++'s `[SYCL/program metadata]` keys `<name>@<key>`, in
+/// that set's order). SPIR-V holds some of it as an entry point's execution modes, and none of
+/// it for other functions (a `SYCL_EXTERNAL` helper's `[[sycl::reqd_work_group_size]]`, an
+/// exported function's `[[sycl::reqd_sub_group_size]]`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum FunctionMetadata {
+    ReqdWorkGroupSize,
+    ReqdSubGroupSize,
+    WorkGroupNumDim,
+    MaxWorkGroupSize,
+    MaxLinearWorkGroupSize,
+}
+
+impl FunctionMetadata {
+    /// Every key, in `[SYCL/program metadata]` order.
+    pub(crate) const ALL: [FunctionMetadata; 5] = [
+        FunctionMetadata::ReqdWorkGroupSize,
+        FunctionMetadata::ReqdSubGroupSize,
+        FunctionMetadata::WorkGroupNumDim,
+        FunctionMetadata::MaxWorkGroupSize,
+        FunctionMetadata::MaxLinearWorkGroupSize,
+    ];
+
+    /// The key after `<name>@`.
+    pub(crate) fn key(self) -> &'static str {
+        match self {
+            FunctionMetadata::ReqdWorkGroupSize => "reqd_work_group_size",
+            FunctionMetadata::ReqdSubGroupSize => "reqd_sub_group_size",
+            FunctionMetadata::WorkGroupNumDim => "work_group_num_dim",
+            FunctionMetadata::MaxWorkGroupSize => "max_work_group_size",
+            FunctionMetadata::MaxLinearWorkGroupSize => "max_linear_work_group_size",
+        }
+    }
+
+    /// The LLVM metadata's name (in `NonSemantic.AuxData`).
+    fn aux_name(self) -> &'static str {
+        match self {
+            FunctionMetadata::ReqdSubGroupSize => "intel_reqd_sub_group_size",
+            other => other.key(),
+        }
+    }
+
+    /// The execution mode an entry point holds it as (`MaxWorkgroupSizeINTEL` is 5893).
+    fn mode(self) -> Option<u32> {
+        match self {
+            FunctionMetadata::ReqdWorkGroupSize => Some(spirv::ExecutionMode::LocalSize as u32),
+            FunctionMetadata::ReqdSubGroupSize => Some(spirv::ExecutionMode::SubgroupSize as u32),
+            FunctionMetadata::MaxWorkGroupSize => Some(5893),
+            _ => None,
+        }
+    }
+
+    /// Whether the value is one uint32 (else a byte array of u32s).
+    fn is_scalar(self) -> bool {
+        !matches!(
+            self,
+            FunctionMetadata::ReqdWorkGroupSize | FunctionMetadata::MaxWorkGroupSize
+        )
+    }
+}
+
+impl ImageContext<'_> {
+    /// Function `f`'s `what`, named `name` (`entry`: when it is one of the image's entry
+    /// points): its execution mode, else the value carried from its input's file (an entry
+    /// point's) or from the file of the first of the image's inputs that has one (another
+    /// function's), else its `NonSemantic.AuxData` metadata.
+    pub(crate) fn function_metadata(
+        &self,
+        f: u32,
+        name: &str,
+        entry: Option<&ImageEntry>,
+        what: FunctionMetadata,
+    ) -> Option<Value> {
+        let value = |values: &[u32]| match what.is_scalar() {
+            true => values.first().map(|&v| Value::Uint32(v)),
+            false => (!values.is_empty()).then(|| Value::u32s(values)),
+        };
+        if let Some(v) = what.mode().and_then(|m| self.facts.mode_number(f, m)) {
+            return value(v);
+        }
+        let key = format!("{name}@{}", what.key());
+        let carried = match entry {
+            Some(e) => self.carried_for(e, PROGRAM_METADATA, &key),
+            None => self.carried_image_wide(PROGRAM_METADATA, &key),
+        };
+        if let Some(v) = carried {
+            return Some(v.clone());
+        }
+        let values = self.carried.aux.integers(f, what.aux_name())?;
+        let values: Vec<u32> = values
+            .iter()
+            .filter_map(|v| v.zext())
+            .map(|v| v as u32)
+            .collect();
+        value(&values)
+    }
+
+    /// The image's functions in module order, each with its name and its entry point (if it is
+    /// one); functions without a name are left out.
+    pub(crate) fn named_functions(&self) -> Vec<(u32, String, Option<&ImageEntry>)> {
+        (self.index.functions.iter())
+            .filter(|f| !f.is_declaration)
+            .filter_map(|f| {
+                let entry = self.entries.iter().find(|e| e.id == f.id);
+                let name = match entry {
+                    Some(e) => e.name.clone(),
+                    None => self.index.display_name(f.id),
+                };
+                (!name.starts_with('%')).then_some((f.id, name, entry))
+            })
+            .collect()
     }
 }
 

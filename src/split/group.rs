@@ -228,7 +228,15 @@ fn category(
         let _ = write!(key, "-{a}");
     }
     key.push('-');
-    for v in mode_of(module, graph, entry.id, spirv::ExecutionMode::LocalSize).unwrap_or_default() {
+    let size = mode_of(module, graph, entry.id, spirv::ExecutionMode::LocalSize).or_else(|| {
+        not_a_mode(
+            carried,
+            entry,
+            "reqd_work_group_size",
+            "reqd_work_group_size",
+        )
+    });
+    for v in size.unwrap_or_default() {
         let _ = write!(key, "-{v}");
     }
     key.push('-');
@@ -243,9 +251,16 @@ fn category(
         }
     }
     key.push('-');
-    for v in
-        mode_of(module, graph, entry.id, spirv::ExecutionMode::SubgroupSize).unwrap_or_default()
-    {
+    let sub_group =
+        mode_of(module, graph, entry.id, spirv::ExecutionMode::SubgroupSize).or_else(|| {
+            not_a_mode(
+                carried,
+                entry,
+                "reqd_sub_group_size",
+                "intel_reqd_sub_group_size",
+            )
+        });
+    for v in sub_group.unwrap_or_default() {
         let _ = write!(key, "-{v}");
     }
     key.push('-');
@@ -268,6 +283,30 @@ fn category(
         key.push('-');
     }
     key
+}
+
+/// An entry point's work-group metadata that is not an execution mode (an exported function's
+/// attribute): `<name>@<key>` carried from its input's file, else its AuxData metadata `aux`.
+fn not_a_mode(carried: &Carried, entry: &Entry, key: &str, aux: &str) -> Option<Vec<u32>> {
+    let carried_key = format!("{}@{key}", entry.name);
+    match carried.get(entry.input, PROGRAM_METADATA, &carried_key) {
+        Some(crate::properties::Value::Uint32(v)) => Some(vec![*v]),
+        Some(crate::properties::Value::Bytes { data, .. }) => Some(
+            data.chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        ),
+        None => {
+            let values = carried.aux.integers(entry.id, aux)?;
+            Some(
+                values
+                    .iter()
+                    .filter_map(|v| v.zext())
+                    .map(|v| v as u32)
+                    .collect(),
+            )
+        }
+    }
 }
 
 /// Groups the entry points into images, in DPC++'s order.
