@@ -175,6 +175,18 @@ const GAPS: &[(&str, &[&str], Gap, &str)] = &[
         Gap::SpecNumbering,
         "an unsplit image numbers in the use-list order inlining left, which SPIR-V does not hold",
     ),
+    (
+        "spec44",
+        &["off"],
+        Gap::SpecNumbering,
+        "an unsplit image numbers in the use-list order inlining left, which SPIR-V does not hold",
+    ),
+    (
+        "spec44-o0",
+        &["off"],
+        Gap::SpecNumbering,
+        "an unsplit image numbers in the use-list order inlining left (at -O0 too), which SPIR-V does not hold",
+    ),
 ];
 
 /// What [`Gap::SpecNumbering`] compares of the spec-constant sets: the symbolic IDs and the
