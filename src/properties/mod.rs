@@ -153,6 +153,10 @@ pub(crate) struct Carried {
     /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
     /// do not parse as spec constants).
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,
+    /// Each input's properties by `(set, property)` name: where [`Carried::get`] finds them
+    /// (property files of big programs name thousands of functions; an image looks several up
+    /// per function). Empty until [`Carried::read_spec_names`].
+    pub by_name: Vec<std::collections::HashMap<(String, String), (usize, usize)>>,
 }
 
 impl Carried {
@@ -163,7 +167,16 @@ impl Carried {
 
     /// Property `name` of set `set` in input `k`'s file.
     pub(crate) fn get(&self, k: usize, set: &str, name: &str) -> Option<&Value> {
-        self.set(k, set)?.get(name)
+        let Some(by_name) = self.by_name.get(k) else {
+            return self.set(k, set)?.get(name);
+        };
+        let &(s, p) = by_name.get(&(set.to_string(), name.to_string()))?;
+        self.inputs
+            .get(k)?
+            .get(s)?
+            .properties
+            .get(p)
+            .map(|(_, v)| v)
     }
 
     /// Set `set` of input `k`'s file.
@@ -171,8 +184,26 @@ impl Carried {
         self.inputs.get(k)?.iter().find(|s| s.name == set)
     }
 
-    /// Reads each input's spec constants into [`Carried::spec_names`].
+    /// Reads each input's spec constants into [`Carried::spec_names`] and indexes its properties
+    /// by name ([`Carried::by_name`]: the first property of a name in the first set of a name,
+    /// as a search in file order finds it).
     pub(crate) fn read_spec_names(&mut self) {
+        self.by_name = (self.inputs.iter())
+            .map(|sets| {
+                let mut map = std::collections::HashMap::new();
+                for (s, set) in sets.iter().enumerate() {
+                    // (Only the first set of a name, as [`Carried::set`] finds it.)
+                    if sets[..s].iter().any(|earlier| earlier.name == set.name) {
+                        continue;
+                    }
+                    for (p, (name, _)) in set.properties.iter().enumerate() {
+                        map.entry((set.name.clone(), name.clone()))
+                            .or_insert((s, p));
+                    }
+                }
+                map
+            })
+            .collect();
         self.spec_names = (self.inputs.iter())
             .map(|sets| {
                 crate::info::names::SymbolNames::from_property_sets("", sets)

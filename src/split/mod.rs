@@ -368,6 +368,7 @@ pub fn split_each(
         first_virtual: vec![None; input_count],
         aux,
         spec_names: Vec::new(),
+        by_name: Vec::new(),
     };
     carried.read_spec_names();
     for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
