@@ -431,8 +431,9 @@ impl ImageContext<'_> {
         value(&values)
     }
 
-    /// The image's functions in module order, each with its name and its entry point (if it is
-    /// one); functions without a name are left out.
+    /// The image's function definitions in module order, each with its name and its entry point
+    /// (if it is one); functions without a name are left out, and so is one named as an entry
+    /// point it is not (a kernel body the translator wrapped in an entry point of its name).
     pub(crate) fn named_functions(&self) -> Vec<(u32, String, Option<&ImageEntry>)> {
         (self.index.functions.iter())
             .filter(|f| !f.is_declaration)
@@ -442,7 +443,8 @@ impl ImageContext<'_> {
                     Some(e) => e.name.clone(),
                     None => self.index.display_name(f.id),
                 };
-                (!name.starts_with('%')).then_some((f.id, name, entry))
+                let wrapped = entry.is_none() && self.entries.iter().any(|e| e.name == name);
+                (!name.starts_with('%') && !wrapped).then_some((f.id, name, entry))
             })
             .collect()
     }
