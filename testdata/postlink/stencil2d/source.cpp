@@ -4,8 +4,8 @@
 // KCopyBack (range 6x7: range rounding gives it a RoundedRangeKernel twin) copies through a
 // read_write accessor with offset {1, 0}; KBoundary (range 8) zeroes the grid's first and last row
 // through a 2-D write_only accessor; KUsmStencil (range 6x6) the same 5-point stencil on USM with
-// int weights. No run.json: every kernel but KUsmStencil takes multi-dimensional accessor ranges,
-// which the host program cannot pass.
+// int weights. run.json runs KUsmStencil only: the other kernels take multi-dimensional accessor
+// ranges, which the host program cannot pass.
 #include <sycl/sycl.hpp>
 constexpr sycl::specialization_id<float> centerId(0.5f);
 class KStencil;
