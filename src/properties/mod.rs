@@ -155,7 +155,7 @@ pub(crate) struct Carried {
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,
     /// Each input's properties by `(set, property)` name: where [`Carried::get`] finds them
     /// (property files of big programs name thousands of functions; an image looks several up
-    /// per function). Empty until [`Carried::read_spec_names`].
+    /// per function). Empty until [`Carried::index_inputs`].
     pub by_name: Vec<std::collections::HashMap<(String, String), (usize, usize)>>,
 }
 
@@ -187,7 +187,7 @@ impl Carried {
     /// Reads each input's spec constants into [`Carried::spec_names`] and indexes its properties
     /// by name ([`Carried::by_name`]: the first property of a name in the first set of a name,
     /// as a search in file order finds it).
-    pub(crate) fn read_spec_names(&mut self) {
+    pub(crate) fn index_inputs(&mut self) {
         self.by_name = (self.inputs.iter())
             .map(|sets| {
                 let mut map = std::collections::HashMap::new();

@@ -370,7 +370,7 @@ pub fn split_each(
         spec_names: Vec::new(),
         by_name: Vec::new(),
     };
-    carried.read_spec_names();
+    carried.index_inputs();
     for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
         if let Some(slot) = carried.first_virtual.get_mut(e.input) {
             slot.get_or_insert_with(|| e.name.clone());
