@@ -42,42 +42,98 @@ fn table_images(table: &Path) -> Vec<Image> {
         .collect()
 }
 
+/// Kernel results of one run, by kernel name.
+type Results = std::collections::BTreeMap<String, serde_json::Value>;
+
+/// A post-link reference case with a run description (`run.json`), and DPC++'s results: its own
+/// `off` images (the lowered ones where it has them) run with the images of the cases it links
+/// with.
+struct Runnable {
+    dir: PathBuf,
+    name: String,
+    run_json: PathBuf,
+    linked: Vec<Image>,
+    flags: String,
+    reference: Results,
+}
+
+impl Runnable {
+    /// The cases under `root` with a `run.json` whose folder `keep` accepts, in name order.
+    fn all(root: &Path, keep: impl Fn(&Path) -> bool) -> Vec<Runnable> {
+        let pattern = root.join("*/run.json");
+        glob::glob(pattern.to_str().unwrap())
+            .unwrap()
+            .map(Result::unwrap)
+            .filter(|run_json| keep(run_json.parent().unwrap()))
+            .map(|run_json| {
+                let dir = run_json.parent().unwrap().to_path_buf();
+                let name = dir.file_name().unwrap().to_string_lossy().into_owned();
+                let spec: serde_json::Value =
+                    serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
+                let linked = sycl_run::linked_images(root, &spec);
+                let mut case = Runnable {
+                    flags: std::fs::read_to_string(dir.join("flags")).unwrap_or_default(),
+                    dir,
+                    name,
+                    run_json,
+                    linked,
+                    reference: Results::new(),
+                };
+                let off = sycl_run::jit_images(&case.dir.join("off"), true);
+                case.reference = case.run(off, &format!("{}/off (DPC++)", case.name));
+                case
+            })
+            .collect()
+    }
+
+    /// The results of `images`, with the images of the cases this one links with.
+    fn run(&self, mut images: Vec<Image>, what: &str) -> Results {
+        images.extend(self.linked.iter().cloned());
+        sycl_run::by_kernel(&sycl_run::run(&Images::List(images), &self.run_json, what))
+    }
+
+    /// Runs `split` (spec-link splitting into `table` in the mode of DPC++'s folder `folder`)
+    /// and then the table's images: their results and spec-link's messages; `None` when DPC++
+    /// rejects the mode, which spec-link must then reject too.
+    fn split_and_run(
+        &self,
+        mut split: Command,
+        folder: &str,
+        table: &Path,
+        what: &str,
+    ) -> Option<(Results, String)> {
+        if self
+            .flags
+            .contains("-fsycl-allow-device-image-dependencies")
+        {
+            split.arg("--allow-device-image-dependencies");
+        }
+        let o = split.output().unwrap();
+        if self.dir.join(folder).join("error.txt").exists() {
+            assert_eq!(o.status.code(), Some(1), "{what}: DPC++ rejects it");
+            return None;
+        }
+        let stderr = String::from_utf8_lossy(&o.stderr).into_owned();
+        assert!(o.status.success(), "{what}: {stderr}");
+        Some((self.run(table_images(table), what), stderr))
+    }
+}
+
 #[test]
 fn spec_link_split_images_run_like_dpcpp_on_the_sycl_runtime() {
     let root = common::repo().join("testdata/postlink");
     let scratch = common::Scratch::new(&format!("spec-link-split-sycl-{}", std::process::id()));
-    let (mut cases, mut image_sets) = (0, 0);
-    let pattern = root.join("*/run.json");
-    for run_json in glob::glob(pattern.to_str().unwrap())
-        .unwrap()
-        .map(Result::unwrap)
-    {
-        let dir = run_json.parent().unwrap();
-        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let inputs = off_inputs(dir);
-        if inputs.is_empty() {
-            continue;
-        }
-        let spec: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
-        let linked = sycl_run::linked_images(&root, &spec);
-        let with_linked = |mut images: Vec<Image>| {
-            images.extend(linked.iter().cloned());
-            Images::List(images)
-        };
-        let reference = sycl_run::by_kernel(&sycl_run::run(
-            &with_linked(sycl_run::jit_images(&dir.join("off"), true)),
-            &run_json,
-            &format!("{case}/off (DPC++)"),
-        ));
-        let flags = std::fs::read_to_string(dir.join("flags")).unwrap_or_default();
+    let cases = Runnable::all(&root, |dir| !off_inputs(dir).is_empty());
+    let mut image_sets = 0;
+    for case in &cases {
+        let inputs = off_inputs(&case.dir);
         for (folder, mode) in [
             ("off", "off"),
             ("per_kernel", "per-kernel"),
             ("per_source", "per-source"),
             ("auto", "auto"),
         ] {
-            let out = scratch.join(&case).join(folder);
+            let out = scratch.join(&case.name).join(folder);
             std::fs::create_dir_all(&out).unwrap();
             let table = out.join("out.table");
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_spec-link"));
@@ -92,39 +148,21 @@ fn spec_link_split_images_run_like_dpcpp_on_the_sycl_runtime() {
                 "dpcpp",
                 "--validate",
             ]);
-            if flags.contains("-fsycl-allow-device-image-dependencies") {
-                cmd.arg("--allow-device-image-dependencies");
-            }
-            let o = cmd.output().unwrap();
-            if dir.join(folder).join("error.txt").exists() {
-                assert_eq!(
-                    o.status.code(),
-                    Some(1),
-                    "{case}/{folder}: DPC++ rejects it"
-                );
+            let what = format!("{}/{folder} (spec-link)", case.name);
+            let Some((got, _)) = case.split_and_run(cmd, folder, &table, &what) else {
                 continue;
-            }
-            assert!(
-                o.status.success(),
-                "{case}/{folder}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let got = sycl_run::by_kernel(&sycl_run::run(
-                &with_linked(table_images(&table)),
-                &run_json,
-                &format!("{case}/{folder} (spec-link)"),
-            ));
+            };
             assert_eq!(
-                got, reference,
-                "{case}/{folder}: spec-link's images give other results than DPC++'s off image"
+                got, case.reference,
+                "{what}: spec-link's images give other results than DPC++'s off image"
             );
             image_sets += 1;
         }
-        cases += 1;
     }
     assert!(
-        cases >= 6 && image_sets >= 20,
-        "expected the runnable post-link cases: {cases} cases, {image_sets} image sets"
+        cases.len() >= 6 && image_sets >= 20,
+        "expected the runnable post-link cases: {} cases, {image_sets} image sets",
+        cases.len()
     );
 }
 
@@ -136,33 +174,11 @@ fn spec_link_split_images_run_like_dpcpp_on_the_sycl_runtime() {
 fn split_images_of_lowered_inputs_run_like_dpcpp() {
     let root = common::repo().join("testdata/postlink");
     let scratch = common::Scratch::new(&format!("spec-link-split-lowered-{}", std::process::id()));
-    let mut cases = 0;
-    let pattern = root.join("*/run.json");
-    for run_json in glob::glob(pattern.to_str().unwrap())
-        .unwrap()
-        .map(Result::unwrap)
-    {
-        let dir = run_json.parent().unwrap();
-        if !dir.join("off/image0.native.spv").exists() {
-            continue;
-        }
-        let case = dir.file_name().unwrap().to_string_lossy().into_owned();
-        let spec: serde_json::Value =
-            serde_json::from_slice(&std::fs::read(&run_json).unwrap()).unwrap();
-        let linked = sycl_run::linked_images(&root, &spec);
-        let with_linked = |mut images: Vec<Image>| {
-            images.extend(linked.iter().cloned());
-            Images::List(images)
-        };
-        let lowered = sycl_run::jit_images(&dir.join("off"), true);
-        let reference = sycl_run::by_kernel(&sycl_run::run(
-            &with_linked(lowered.clone()),
-            &run_json,
-            &format!("{case}/off (DPC++)"),
-        ));
-        let flags = std::fs::read_to_string(dir.join("flags")).unwrap_or_default();
+    let cases = Runnable::all(&root, |dir| dir.join("off/image0.native.spv").exists());
+    for case in &cases {
+        let lowered = sycl_run::jit_images(&case.dir.join("off"), true);
         for (folder, mode) in [("per_kernel", "per-kernel"), ("auto", "auto")] {
-            let out = scratch.join(&case).join(mode);
+            let out = scratch.join(&case.name).join(mode);
             std::fs::create_dir_all(&out).unwrap();
             let table = out.join("out.table");
             let mut cmd = Command::new(env!("CARGO_BIN_EXE_spec-link"));
@@ -172,32 +188,20 @@ fn split_images_of_lowered_inputs_run_like_dpcpp() {
             cmd.args(["--split", mode, "-o"])
                 .arg(&table)
                 .args(["--emit-kernel-names", "--validate"]);
-            if flags.contains("-fsycl-allow-device-image-dependencies") {
-                cmd.arg("--allow-device-image-dependencies");
-            }
-            let o = cmd.output().unwrap();
-            if dir.join(folder).join("error.txt").exists() {
-                assert_eq!(o.status.code(), Some(1), "{case}/{mode}: DPC++ rejects it");
+            let what = format!("{}/{mode} (spec-link, lowered input)", case.name);
+            let Some((got, stderr)) = case.split_and_run(cmd, folder, &table, &what) else {
                 continue;
-            }
-            assert!(
-                o.status.success(),
-                "{case}/{mode}: {}",
-                String::from_utf8_lossy(&o.stderr)
-            );
-            let stderr = String::from_utf8_lossy(&o.stderr);
-            assert!(!stderr.contains("SpecIds"), "{case}/{mode}: {stderr}");
-            let got = sycl_run::by_kernel(&sycl_run::run(
-                &with_linked(table_images(&table)),
-                &run_json,
-                &format!("{case}/{mode} (spec-link, lowered input)"),
-            ));
+            };
+            assert!(!stderr.contains("SpecIds"), "{what}: {stderr}");
             assert_eq!(
-                got, reference,
-                "{case}/{mode}: spec-link's images of the lowered input give other results than DPC++'s"
+                got, case.reference,
+                "{what}: spec-link's images of the lowered input give other results than DPC++'s"
             );
         }
-        cases += 1;
     }
-    assert!(cases >= 8, "expected the runnable lowered cases: {cases}");
+    assert!(
+        cases.len() >= 8,
+        "expected the runnable lowered cases: {}",
+        cases.len()
+    );
 }
