@@ -388,7 +388,12 @@ pub fn build(
                     index.display_name(call.caller)
                 ));
             } else if call.default != first.first_default
-                && default_bytes_differ(&mut layout, &first.first_default, &call.default)
+                && default_bytes_differ(
+                    &mut layout,
+                    first.size,
+                    &first.first_default,
+                    &call.default,
+                )
                 && !(map.default_conflicts.iter()).any(|c| c.symbolic_id == symbolic_id.to_string())
             {
                 let at = |result: u32, caller: u32| {
@@ -573,15 +578,7 @@ fn constant(
         ))));
     }
     let mut defined = BTreeMap::new();
-    match call.default {
-        DefaultValue::Constant(c) => {
-            collect_defined(layout, c, 0, 0, &mut 0, &mut defined).map_err(wrap)?
-        }
-        DefaultValue::Zero(t) => {
-            collect_zero(layout, t, 0, 0, &mut 0, &mut defined).map_err(wrap)?
-        }
-        DefaultValue::Undefined => {}
-    }
+    collect_default(layout, &call.default, &mut defined).map_err(wrap)?;
     first_element_counts(layout, call.value_type, &mut defined).map_err(wrap)?;
     let Parts {
         spec_ids,
@@ -590,13 +587,7 @@ fn constant(
     } = parts;
     default_bytes.clear();
     default_bytes.resize(sa.size as usize, 0);
-    for (&off, bytes) in &defined {
-        for (k, &b) in bytes.iter().enumerate() {
-            if let Some(slot) = default_bytes.get_mut(off as usize + k) {
-                *slot = b;
-            }
-        }
-    }
+    place_defined(&defined, default_bytes);
     let mut leaves = 0usize;
     // In emulation the tree only shapes the value (default-values mode emits it as constants):
     // its leaves take no SpecIds.
@@ -660,25 +651,49 @@ fn constant(
     })
 }
 
-/// Whether two default values of one type give different bytes (false when either has no
-/// defined byte or does not decode: the map's own reading of the first reports that).
-fn default_bytes_differ(layout: &mut Layout, a: &DefaultValue, b: &DefaultValue) -> bool {
-    let mut bytes = |d: &DefaultValue| {
-        let mut defined = BTreeMap::new();
-        match *d {
-            DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut 0, &mut defined),
-            DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut 0, &mut defined),
-            DefaultValue::Undefined => return None,
-        }
-        .ok()?;
-        let mut out = Vec::new();
-        for (off, b) in defined {
-            let end = (off as usize).checked_add(b.len())?;
-            if out.len() < end {
-                out.resize(end, 0);
+/// The defined bytes of default value `default`, by byte offset, into `out`.
+fn collect_default(
+    layout: &mut Layout,
+    default: &DefaultValue,
+    out: &mut BTreeMap<u64, Vec<u8>>,
+) -> Result<()> {
+    match *default {
+        DefaultValue::Constant(c) => collect_defined(layout, c, 0, 0, &mut 0, out),
+        DefaultValue::Zero(t) => collect_zero(layout, t, 0, 0, &mut 0, out),
+        DefaultValue::Undefined => Ok(()),
+    }
+}
+
+/// Writes the `defined` bytes at their offsets into `bytes` (those past its end left out).
+fn place_defined(defined: &BTreeMap<u64, Vec<u8>>, bytes: &mut [u8]) {
+    for (&off, value) in defined {
+        for (k, &b) in value.iter().enumerate() {
+            if let Some(slot) = (off as usize)
+                .checked_add(k)
+                .and_then(|at| bytes.get_mut(at))
+            {
+                *slot = b;
             }
-            out.get_mut(off as usize..end)?.copy_from_slice(&b);
         }
+    }
+}
+
+/// Whether two default values of `size` bytes give different bytes (false when either has no
+/// defined byte or does not decode: the map's own reading of the first reports that).
+fn default_bytes_differ(
+    layout: &mut Layout,
+    size: u64,
+    a: &DefaultValue,
+    b: &DefaultValue,
+) -> bool {
+    let mut bytes = |d: &DefaultValue| {
+        if *d == DefaultValue::Undefined {
+            return None;
+        }
+        let mut defined = BTreeMap::new();
+        collect_default(layout, d, &mut defined).ok()?;
+        let mut out = vec![0; size as usize];
+        place_defined(&defined, &mut out);
         Some(out)
     };
     match (bytes(a), bytes(b)) {

@@ -32,6 +32,12 @@ impl NamedConstant {
             .map_or(0, |d| d.offset as u64 + d.size as u64)
     }
 
+    /// Whether a module whose SpecIds are `spec_ids` holds it: it has a SpecId, and every one
+    /// is there.
+    pub(crate) fn held_by(&self, spec_ids: &std::collections::BTreeSet<u32>) -> bool {
+        self.spec_ids().next().is_some() && self.spec_ids().all(|s| spec_ids.contains(&s))
+    }
+
     /// SpecIds of its non-padding descriptors, in order.
     pub(crate) fn spec_ids(&self) -> impl Iterator<Item = u32> + '_ {
         self.descriptors

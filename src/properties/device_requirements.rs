@@ -97,15 +97,9 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         {
             num_dim = Some(d);
         }
-        if let Some(Value::Bytes { data, .. }) =
-            ctx.function_metadata(f, &name, entry, FunctionMetadata::ReqdWorkGroupSize)
-        {
-            let size = data.chunks_exact(4);
-            reqd = Some(
-                size.map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                    .collect(),
-            );
-        }
+        reqd = ctx
+            .function_metadata(f, &name, entry, FunctionMetadata::ReqdWorkGroupSize)
+            .map(|size| size.to_u32s());
     }
     if let Some(size) = reqd.filter(|_| !ctx.emit.split_off) {
         let wide: Vec<u64> = size.iter().map(|&v| v as u64).collect();

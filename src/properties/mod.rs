@@ -65,6 +65,18 @@ impl Value {
     pub(crate) fn u64s(values: &[u64]) -> Value {
         Value::bytes(values.iter().flat_map(|v| v.to_le_bytes()).collect())
     }
+
+    /// The value as u32s: a uint32, or a byte array read as little-endian u32s (a partial last
+    /// word left out).
+    pub(crate) fn to_u32s(&self) -> Vec<u32> {
+        match self {
+            Value::Uint32(v) => vec![*v],
+            Value::Bytes { data, .. } => data
+                .chunks_exact(4)
+                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
+                .collect(),
+        }
+    }
 }
 
 /// A named, ordered list of properties.
@@ -153,11 +165,16 @@ pub(crate) struct Carried {
     /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
     /// do not parse as spec constants).
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,
-    /// Each input's properties by `(set, property)` name: where [`Carried::get`] finds them
-    /// (property files of big programs name thousands of functions; an image looks several up
-    /// per function). Empty until [`Carried::index_inputs`].
-    pub by_name: Vec<std::collections::HashMap<(String, String), (usize, usize)>>,
+    /// Each input's sets by name, each with its properties by name (positions in `inputs`):
+    /// where [`Carried::get`] finds them (property files of big programs name thousands of
+    /// functions; an image looks several up per function). Empty until [`Carried::index_inputs`].
+    pub by_name: Vec<SetIndex>,
 }
+
+/// One input's sets by name: the position of the first set of a name, and of the first property
+/// of a name in it (as a search in file order finds them).
+pub(crate) type SetIndex =
+    std::collections::HashMap<String, (usize, std::collections::HashMap<String, usize>)>;
 
 impl Carried {
     /// Whether input `k` came with a property file.
@@ -170,7 +187,8 @@ impl Carried {
         let Some(by_name) = self.by_name.get(k) else {
             return self.set(k, set)?.get(name);
         };
-        let &(s, p) = by_name.get(&(set.to_string(), name.to_string()))?;
+        let (s, properties) = by_name.get(set)?;
+        let (s, p) = (*s, *properties.get(name)?);
         self.inputs
             .get(k)?
             .get(s)?
@@ -184,24 +202,22 @@ impl Carried {
         self.inputs.get(k)?.iter().find(|s| s.name == set)
     }
 
-    /// Reads each input's spec constants into [`Carried::spec_names`] and indexes its properties
-    /// by name ([`Carried::by_name`]: the first property of a name in the first set of a name,
-    /// as a search in file order finds it).
+    /// Reads each input's spec constants into [`Carried::spec_names`] and indexes its sets and
+    /// properties by name ([`Carried::by_name`]).
     pub(crate) fn index_inputs(&mut self) {
         self.by_name = (self.inputs.iter())
             .map(|sets| {
-                let mut map = std::collections::HashMap::new();
+                let mut index = SetIndex::new();
                 for (s, set) in sets.iter().enumerate() {
-                    // (Only the first set of a name, as [`Carried::set`] finds it.)
-                    if sets[..s].iter().any(|earlier| earlier.name == set.name) {
-                        continue;
-                    }
-                    for (p, (name, _)) in set.properties.iter().enumerate() {
-                        map.entry((set.name.clone(), name.clone()))
-                            .or_insert((s, p));
-                    }
+                    index.entry(set.name.clone()).or_insert_with(|| {
+                        let mut properties = std::collections::HashMap::new();
+                        for (p, (name, _)) in set.properties.iter().enumerate() {
+                            properties.entry(name.clone()).or_insert(p);
+                        }
+                        (s, properties)
+                    });
                 }
-                map
+                index
             })
             .collect();
         self.spec_names = (self.inputs.iter())
@@ -211,6 +227,32 @@ impl Carried {
                     .filter(|names| !names.constants.is_empty())
             })
             .collect();
+    }
+
+    /// Function `f`'s `what` that no execution mode gives, named `name`: `<name>@<key>` of
+    /// `[SYCL/program metadata]` in the file of the first of `inputs` that has it, else its
+    /// `NonSemantic.AuxData` metadata.
+    pub(crate) fn function_metadata(
+        &self,
+        inputs: &[usize],
+        f: u32,
+        name: &str,
+        what: FunctionMetadata,
+    ) -> Option<Value> {
+        let key = format!("{name}@{}", what.key());
+        if let Some(v) = inputs
+            .iter()
+            .find_map(|&k| self.get(k, PROGRAM_METADATA, &key))
+        {
+            return Some(v.clone());
+        }
+        let values = self.aux.integers(f, what.aux_name())?;
+        let values: Vec<u32> = values
+            .iter()
+            .filter_map(|v| v.zext())
+            .map(|v| v as u32)
+            .collect();
+        what.value(&values)
     }
 
     /// Input `k`'s spec constants ([`Carried::spec_names`]).
@@ -377,7 +419,7 @@ impl FunctionMetadata {
     }
 
     /// The execution mode an entry point holds it as (`MaxWorkgroupSizeINTEL` is 5893).
-    fn mode(self) -> Option<u32> {
+    pub(crate) fn mode(self) -> Option<u32> {
         match self {
             FunctionMetadata::ReqdWorkGroupSize => Some(spirv::ExecutionMode::LocalSize as u32),
             FunctionMetadata::ReqdSubGroupSize => Some(spirv::ExecutionMode::SubgroupSize as u32),
@@ -386,12 +428,15 @@ impl FunctionMetadata {
         }
     }
 
-    /// Whether the value is one uint32 (else a byte array of u32s).
-    fn is_scalar(self) -> bool {
-        !matches!(
-            self,
-            FunctionMetadata::ReqdWorkGroupSize | FunctionMetadata::MaxWorkGroupSize
-        )
+    /// Its property value from `values`: one uint32, or a byte array of u32s for the sizes
+    /// (`None` without values).
+    fn value(self, values: &[u32]) -> Option<Value> {
+        match self {
+            FunctionMetadata::ReqdWorkGroupSize | FunctionMetadata::MaxWorkGroupSize => {
+                (!values.is_empty()).then(|| Value::u32s(values))
+            }
+            _ => values.first().map(|&v| Value::Uint32(v)),
+        }
     }
 }
 
@@ -407,28 +452,14 @@ impl ImageContext<'_> {
         entry: Option<&ImageEntry>,
         what: FunctionMetadata,
     ) -> Option<Value> {
-        let value = |values: &[u32]| match what.is_scalar() {
-            true => values.first().map(|&v| Value::Uint32(v)),
-            false => (!values.is_empty()).then(|| Value::u32s(values)),
-        };
         if let Some(v) = what.mode().and_then(|m| self.facts.mode_number(f, m)) {
-            return value(v);
+            return what.value(v);
         }
-        let key = format!("{name}@{}", what.key());
-        let carried = match entry {
-            Some(e) => self.carried_for(e, PROGRAM_METADATA, &key),
-            None => self.carried_image_wide(PROGRAM_METADATA, &key),
+        let inputs = match entry {
+            Some(e) => std::slice::from_ref(&e.input),
+            None => self.inputs,
         };
-        if let Some(v) = carried {
-            return Some(v.clone());
-        }
-        let values = self.carried.aux.integers(f, what.aux_name())?;
-        let values: Vec<u32> = values
-            .iter()
-            .filter_map(|v| v.zext())
-            .map(|v| v as u32)
-            .collect();
-        value(&values)
+        self.carried.function_metadata(inputs, f, name, what)
     }
 
     /// The image's function definitions in module order, each with its name and its entry point

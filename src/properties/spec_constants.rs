@@ -34,26 +34,20 @@ fn carried(ctx: &ImageContext<'_>) -> Vec<PropertySet> {
     let mut constants: Vec<(String, Value)> = Vec::new();
     let mut blob = Vec::new();
     let mut blob_whole = true;
+    let mut named = std::collections::HashSet::new();
     for &k in ctx.inputs {
-        let Some(sets) = ctx.carried.inputs.get(k) else {
-            continue;
-        };
-        let Some(given) = sets.iter().find(|s| s.name == sidecar::SPEC_CONSTANTS) else {
-            continue;
-        };
         // (A file whose sets do not parse as spec constants gives none.)
         let Some(names) = ctx.carried.spec_names(k) else {
             continue;
         };
         for c in &names.constants {
-            let held = c.spec_ids().next().is_some()
-                && c.spec_ids().all(|s| ctx.index.spec_ids.contains(&s));
-            if !held || constants.iter().any(|(n, _)| *n == c.name) {
+            if !c.held_by(&ctx.index.spec_ids) || named.contains(&c.name) {
                 continue;
             }
-            let Some((_, value)) = given.properties.iter().find(|(n, _)| *n == c.name) else {
+            let Some(value) = ctx.carried.get(k, sidecar::SPEC_CONSTANTS, &c.name) else {
                 continue;
             };
+            named.insert(c.name.clone());
             constants.push((c.name.clone(), value.clone()));
             match names.default_bytes(c) {
                 Some(bytes) => blob.extend_from_slice(bytes),

@@ -24,7 +24,7 @@ use crate::module::Module;
 use crate::properties::device_requirements::{
     bits_to_aspects, function_aspects, TypeAspects, ESIMD,
 };
-use crate::properties::{Carried, EntryKind, MISC_PROPERTIES, PROGRAM_METADATA};
+use crate::properties::{Carried, EntryKind, FunctionMetadata, MISC_PROPERTIES};
 use std::collections::BTreeMap;
 
 /// How kernels are grouped into images.
@@ -139,18 +139,13 @@ pub(crate) fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize
 }
 
 /// The literal operands of `OpExecutionMode %id mode …` (looked up in the graph).
-fn mode_of(
-    module: &Module,
-    graph: &ModuleGraph,
-    id: u32,
-    mode: spirv::ExecutionMode,
-) -> Option<Vec<u32>> {
+fn mode_of(module: &Module, graph: &ModuleGraph, id: u32, mode: u32) -> Option<Vec<u32>> {
     graph
         .execution_modes
         .get(&id)?
         .iter()
         .filter_map(|&m| module.inst(m as usize))
-        .find(|w| inst::is(w, spirv::Op::ExecutionMode) && w.get(2) == Some(&(mode as u32)))
+        .find(|w| inst::is(w, spirv::Op::ExecutionMode) && w.get(2) == Some(&mode))
         .map(|w| w[3..].to_vec())
 }
 
@@ -228,42 +223,28 @@ fn category(
         let _ = write!(key, "-{a}");
     }
     key.push('-');
-    let size = mode_of(module, graph, entry.id, spirv::ExecutionMode::LocalSize).or_else(|| {
-        not_a_mode(
-            carried,
-            entry,
-            "reqd_work_group_size",
-            "reqd_work_group_size",
-        )
-    });
-    for v in size.unwrap_or_default() {
-        let _ = write!(key, "-{v}");
-    }
-    key.push('-');
-    let dims = format!("{}@work_group_num_dim", entry.name);
-    if let Some(crate::properties::Value::Uint32(d)) =
-        carried.get(entry.input, PROGRAM_METADATA, &dims)
-    {
-        let _ = write!(key, "-{d}");
-    } else if let Some(values) = carried.aux.integers(entry.id, "work_group_num_dim") {
-        for d in values.iter().filter_map(|v| v.zext()) {
-            let _ = write!(key, "-{d}");
+    // Work-group metadata: the entry point's execution mode, else its input's file or AuxData
+    // (an exported function has no execution mode).
+    let metadata = |what: FunctionMetadata| {
+        what.mode()
+            .and_then(|m| mode_of(module, graph, entry.id, m))
+            .or_else(|| {
+                let input = std::slice::from_ref(&entry.input);
+                let value = carried.function_metadata(input, entry.id, &entry.name, what);
+                value.map(|v| v.to_u32s())
+            })
+            .unwrap_or_default()
+    };
+    for what in [
+        FunctionMetadata::ReqdWorkGroupSize,
+        FunctionMetadata::WorkGroupNumDim,
+        FunctionMetadata::ReqdSubGroupSize,
+    ] {
+        for v in metadata(what) {
+            let _ = write!(key, "-{v}");
         }
+        key.push('-');
     }
-    key.push('-');
-    let sub_group =
-        mode_of(module, graph, entry.id, spirv::ExecutionMode::SubgroupSize).or_else(|| {
-            not_a_mode(
-                carried,
-                entry,
-                "reqd_sub_group_size",
-                "intel_reqd_sub_group_size",
-            )
-        });
-    for v in sub_group.unwrap_or_default() {
-        let _ = write!(key, "-{v}");
-    }
-    key.push('-');
     if let Some(crate::properties::Value::Uint32(o)) =
         carried.get(entry.input, MISC_PROPERTIES, "optLevel")
     {
@@ -283,30 +264,6 @@ fn category(
         key.push('-');
     }
     key
-}
-
-/// An entry point's work-group metadata that is not an execution mode (an exported function's
-/// attribute): `<name>@<key>` carried from its input's file, else its AuxData metadata `aux`.
-fn not_a_mode(carried: &Carried, entry: &Entry, key: &str, aux: &str) -> Option<Vec<u32>> {
-    let carried_key = format!("{}@{key}", entry.name);
-    match carried.get(entry.input, PROGRAM_METADATA, &carried_key) {
-        Some(crate::properties::Value::Uint32(v)) => Some(vec![*v]),
-        Some(crate::properties::Value::Bytes { data, .. }) => Some(
-            data.chunks_exact(4)
-                .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-                .collect(),
-        ),
-        None => {
-            let values = carried.aux.integers(entry.id, aux)?;
-            Some(
-                values
-                    .iter()
-                    .filter_map(|v| v.zext())
-                    .map(|v| v as u32)
-                    .collect(),
-            )
-        }
-    }
 }
 
 /// Groups the entry points into images, in DPC++'s order.

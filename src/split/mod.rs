@@ -202,7 +202,7 @@ fn warn_of_spec_constants_not_held(
             continue;
         };
         let missing = (names.constants.iter())
-            .filter(|c| !c.spec_ids().all(|s| index.spec_ids.contains(&s)))
+            .filter(|c| !c.held_by(&index.spec_ids))
             .count();
         if missing > 0 {
             diagnostic::push_once(
