@@ -573,7 +573,7 @@ impl Finisher<'_> {
         }
         // The property sets but the spec constants' first; then the image is lowered with the
         // same index (the image is not changed in between).
-        let image_index = Index::build(&image_module).map_err(in_image)?;
+        let image_index = Index::build_assembled(&image_module).map_err(in_image)?;
         let base_sets = {
             let facts = properties::ImageFacts::build(&image_module, &image_index);
             properties::compute(&properties::ImageContext {
