@@ -588,6 +588,7 @@ impl Module {
         // (From the start: the header and the first run are written first.)
         out.behind.passed(self, 0);
         let mut next = 0; // first instruction not yet written
+        let mut replaced = self.replaced.in_order();
         for stop in stops.into_iter().filter(|&s| s <= self.insts.len()) {
             if stop > next {
                 let from = self.insts[next] as usize;
@@ -611,7 +612,7 @@ impl Module {
                 if stop < self.insts.len() && self.edited.contains(stop) {
                     // Removed (most edits): nothing to look up.
                     if !self.removed.contains(stop) {
-                        if let Some(words) = self.replaced.get(stop) {
+                        if let Some(words) = replaced.get(stop) {
                             out.push(words, None)?;
                         }
                     }

@@ -50,6 +50,18 @@ impl Replaced {
         self.words.get(e.start..e.start + e.len as usize)
     }
 
+    /// A reader of the replacements in instruction order: [`InOrder::get`] asked for
+    /// non-decreasing instructions walks both vectors once (the writer asks for every replaced
+    /// instruction of a module in order: a binary search each was 2.5% of native lowering's
+    /// instructions on the 10 MB math-mid bench input).
+    pub fn in_order(&self) -> InOrder<'_> {
+        InOrder {
+            replaced: self,
+            run: 0,
+            sorted: 0,
+        }
+    }
+
     /// Number of replaced instructions.
     pub fn len(&self) -> usize {
         self.sorted.len() + self.run.len()
@@ -119,6 +131,31 @@ impl Replaced {
     }
 }
 
+/// See [`Replaced::in_order`]. Invariant: every entry before `run` in `run` and before `sorted`
+/// in `sorted` is of an instruction below the last one asked for.
+pub struct InOrder<'a> {
+    replaced: &'a Replaced,
+    run: usize,
+    sorted: usize,
+}
+
+impl<'a> InOrder<'a> {
+    /// [`Replaced::get`] of instruction `i`; `i` is at least the instruction of the previous
+    /// call (else a replacement before it is not found).
+    pub fn get(&mut self, i: usize) -> Option<&'a [u32]> {
+        let i = u32::try_from(i).ok()?;
+        let r = self.replaced;
+        let next = |entries: &[Entry], k: &mut usize| {
+            while entries.get(*k).is_some_and(|e| e.inst < i) {
+                *k += 1;
+            }
+            entries.get(*k).filter(|e| e.inst == i).copied()
+        };
+        let e = next(&r.run, &mut self.run).or_else(|| next(&r.sorted, &mut self.sorted))?;
+        r.words.get(e.start..e.start + e.len as usize)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::Replaced;
@@ -151,8 +188,14 @@ mod tests {
                 }
             }
         }
+        let mut in_order = r.in_order();
         for j in 0..1300 {
             assert_eq!(r.get(j), want.get(&j).map(Vec::as_slice), "at {j}");
+            assert_eq!(
+                in_order.get(j),
+                want.get(&j).map(Vec::as_slice),
+                "in order at {j}"
+            );
         }
         assert_eq!(r.len(), want.len());
         assert!(r.run.windows(2).all(|w| w[0].inst < w[1].inst));
