@@ -2,7 +2,9 @@
 //! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
 //! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (the front end's -O
 //! level is not in SPIR-V: from `--input-prop`, else the first entry point's `sycl-optlevel`
-//! attribute in `NonSemantic.AuxData`); `sycl-register-alloc-mode`, and `sycl-grf-size` where
+//! attribute in `NonSemantic.AuxData`), `idQueriesRange` (the range of id queries the front end
+//! was told, only when not the default: from `--input-prop` only); `sycl-register-alloc-mode`,
+//! and `sycl-grf-size` where
 //! the SPIR-V has no trace of it, from the first entry point's attribute in AuxData; and, placed
 //! after
 //! the device globals when the set does not exist yet, `specConstsReplacedWithDefault` for an
@@ -36,6 +38,11 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         .or_else(|| first_integer_attribute(ctx, "sycl-optlevel").map(Value::Uint32));
     if let Some(v) = opt_level {
         set.insert("optLevel", v);
+    }
+    // (Set by `-fsycl-id-queries-range` / `-fno-sycl-id-queries-fit-in-int`, written only when
+    // not the default: the SPIR-V keeps no trace of it.)
+    if let Some(v) = ctx.carried_image_wide(MISC_PROPERTIES, "idQueriesRange") {
+        set.insert("idQueriesRange", v.clone());
     }
     if !ctx.has_carried() {
         ctx.note(if ctx.aux_describes_entries() {
