@@ -94,6 +94,11 @@ fn malformed(position: usize, reason: &'static str) -> Diagnostic {
 }
 
 impl AuxData {
+    /// Whether the module carried any function attribute or metadata.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.attributes.is_empty() && self.metadata.is_empty()
+    }
+
     /// Whether AuxData describes function `f` (the translator wrote at least one entry for it:
     /// clang gives every function definition attributes).
     pub(crate) fn describes(&self, f: u32) -> bool {

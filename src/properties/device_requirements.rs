@@ -22,7 +22,7 @@
 //!   function with a required work-group size.
 
 use super::{FunctionMetadata, ImageContext, PropertySet, Value, DEVICE_REQUIREMENTS};
-use crate::module::idhash::{IdBits, IdMap, IdTable};
+use crate::module::idhash::{IdBits, IdTable};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
 use spirv::Op;
@@ -161,8 +161,10 @@ fn metadata_only(ctx: &ImageContext<'_>) -> Vec<(&'static str, Value)> {
 /// their code shows ([`function_aspects`]).
 fn aspects_with_auxdata(ctx: &ImageContext<'_>) -> Vec<u32> {
     let aux = &ctx.carried.aux;
-    // (The type table only when a function's bits are not known from the split's source.)
-    let mut types: Option<TypeAspects> = None;
+    if aux.is_empty() {
+        return image_aspects(ctx.module, ctx.index);
+    }
+    let mut types = TypeAspects::new(ctx.module, ctx.index);
     let mut found = 0u8;
     let mut listed = Vec::new();
     for f in &ctx.index.functions {
@@ -175,59 +177,21 @@ fn aspects_with_auxdata(ctx: &ImageContext<'_>) -> Vec<u32> {
                     .filter_map(|a| u32::try_from(a).ok()),
             );
         } else if !f.is_declaration {
-            found |= (ctx.known_aspects)(f).unwrap_or_else(|| {
-                let types = types.get_or_insert_with(|| TypeAspects::new(ctx.module, ctx.index));
-                function_aspects(ctx.module, ctx.index, f, types)
-            });
+            found |= function_aspects(ctx.module, ctx.index, f, &mut types);
         }
     }
     listed.extend(bits_to_aspects(found));
     listed
 }
 
-/// The aspect bits of a module's functions ([`function_aspects`]), each worked out once, by
-/// function (index in [`Index::functions`]): the per-source grouping works them out, and the
-/// split's images take those of their functions copied unchanged (they keep the source's ids).
-pub(crate) struct FunctionAspects<'m> {
-    module: &'m Module,
-    index: &'m Index,
-    /// Made for the first function worked out.
-    types: Option<TypeAspects>,
-    bits: IdMap<usize, u8>,
-}
-
-impl<'m> FunctionAspects<'m> {
-    pub(crate) fn new(module: &'m Module, index: &'m Index) -> Self {
-        FunctionAspects {
-            module,
-            index,
-            types: None,
-            bits: IdMap::default(),
-        }
+/// Aspects the functions of `module` show (fp16, fp64, atomic64), unsorted.
+pub(crate) fn image_aspects(module: &Module, index: &Index) -> Vec<u32> {
+    let mut types = TypeAspects::new(module, index);
+    let mut found = 0u8;
+    for f in index.functions.iter().filter(|f| !f.is_declaration) {
+        found |= function_aspects(module, index, f, &mut types);
     }
-
-    /// The bits of function `f` if they were worked out already.
-    pub(crate) fn known(&self, f: usize) -> Option<u8> {
-        self.bits.get(&f).copied()
-    }
-
-    /// Whether no function's bits were worked out yet.
-    pub(crate) fn is_empty(&self) -> bool {
-        self.bits.is_empty()
-    }
-
-    /// The bits of function `f` (an index in [`Index::functions`]; 0 for none).
-    pub(crate) fn of(&mut self, f: usize) -> u8 {
-        let (module, index) = (self.module, self.index);
-        let Some(function) = index.functions.get(f) else {
-            return 0;
-        };
-        let types = &mut self.types;
-        *self.bits.entry(f).or_insert_with(|| {
-            let types = types.get_or_insert_with(|| TypeAspects::new(module, index));
-            function_aspects(module, index, function, types)
-        })
-    }
+    bits_to_aspects(found)
 }
 
 /// Aspect bits ([`function_aspects`]) as aspect values.

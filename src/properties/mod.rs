@@ -331,10 +331,6 @@ pub(crate) struct ImageContext<'a> {
     pub inputs: &'a [usize],
     /// Notes for the user (each said once per run by the caller).
     pub notes: &'a RefCell<Vec<crate::Diagnostic>>,
-    /// The aspect bits ([`device_requirements::function_aspects`]) of a function of the image,
-    /// when they are known without reading it (a function a split copied unchanged from its
-    /// source, where they were worked out once); `None`: read it.
-    pub known_aspects: &'a dyn Fn(&crate::module::index::Function) -> Option<u8>,
 }
 
 impl ImageContext<'_> {

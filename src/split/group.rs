@@ -21,7 +21,9 @@ use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::inst;
 use crate::module::Module;
-use crate::properties::device_requirements::{bits_to_aspects, FunctionAspects, ESIMD};
+use crate::properties::device_requirements::{
+    bits_to_aspects, function_aspects, TypeAspects, ESIMD,
+};
 use crate::properties::{Carried, EntryKind, FunctionMetadata, MISC_PROPERTIES};
 use std::collections::BTreeMap;
 
@@ -154,7 +156,7 @@ fn category(
     graph: &ModuleGraph,
     carried: &Carried,
     entry: &Entry,
-    aspects: &mut FunctionAspects<'_>,
+    aspects_memo: &mut (TypeAspects, IdMap<usize, u8>),
 ) -> String {
     use std::fmt::Write;
     let mut key = format!("{:08x}-", u32::MAX - entry.input as u32);
@@ -207,7 +209,9 @@ fn category(
     } else {
         let mut bits = 0u8;
         for f in reached_functions(index, graph, entry.function) {
-            bits |= aspects.of(f);
+            bits |= *aspects_memo.1.entry(f).or_insert_with(|| {
+                function_aspects(module, index, &index.functions[f], &mut aspects_memo.0)
+            });
         }
         bits_to_aspects(bits).into_iter().map(u64::from).collect()
     };
@@ -270,14 +274,14 @@ pub(crate) fn plan(
     carried: &Carried,
     entries: &[Entry],
     mode: SplitMode,
-    aspects: &mut FunctionAspects<'_>,
 ) -> (Vec<Vec<usize>>, Vec<Planned>) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut memo = (TypeAspects::new(module, index), IdMap::default());
     for (k, e) in entries.iter().enumerate() {
         let key = match mode {
             SplitMode::Off => String::new(),
             SplitMode::PerKernel => e.name.clone(),
-            SplitMode::PerSource => category(module, index, graph, carried, e, aspects),
+            SplitMode::PerSource => category(module, index, graph, carried, e, &mut memo),
         };
         groups.entry(key).or_default().push(k);
     }

@@ -21,7 +21,6 @@ use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::inst;
 use crate::module::Module;
-use crate::properties::device_requirements::FunctionAspects;
 use crate::properties::{self, Carried, Emit, EntryKind, ImageEntry, PropertySet};
 use crate::{Input, ModuleOutput, Options};
 use std::cell::RefCell;
@@ -379,16 +378,7 @@ pub fn split_each(
     }
     warn_of_other_modules_props(&carried, &entries, &input_names, &mut notes);
     warn_of_spec_constants_not_held(&carried, &index, &input_names, &mut notes);
-    let mut aspects = FunctionAspects::new(&module, &index);
-    let (groups, planned) = group::plan(
-        &module,
-        &index,
-        &graph,
-        &carried,
-        &entries,
-        split.mode,
-        &mut aspects,
-    );
+    let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
     if split.mode != SplitMode::Off {
         check_device_image_scope(&module, &index, &graph, &entries, &groups)?;
     }
@@ -452,20 +442,18 @@ pub fn split_each(
             declared: &declared,
             last: k + 1 == planned.len(),
         });
-        let known = KnownAspects::of_image(&module, &index, &aspects, &extracted);
         if k + 1 == planned.len() {
-            last = Some((plan, extracted, known));
+            last = Some((plan, extracted));
             break;
         }
-        finisher.finish(plan, &entries, extracted, &known, each)?;
+        finisher.finish(plan, &entries, extracted, each)?;
     }
-    drop(aspects);
     // The last image (the only one with `off`) is lowered without the module it came from in
     // memory.
     drop(extractor);
     drop((graph, index, module));
-    if let Some((plan, extracted, known)) = last {
-        finisher.finish(plan, &entries, extracted, &known, each)?;
+    if let Some((plan, extracted)) = last {
+        finisher.finish(plan, &entries, extracted, each)?;
     }
     for (k, library) in libraries.into_iter().enumerate() {
         finisher.finish_library(first_library_number + k, library, each)?;
@@ -491,57 +479,6 @@ pub fn split_each(
 }
 
 /// What turns an extracted image into an [`Image`]: lowering, validation, property sets.
-/// The aspect bits of the functions an image copies whole and unchanged from its source, where
-/// the per-source grouping worked them out ([`FunctionAspects`]), taken before the image is
-/// finished (the last one is finished without its source in memory). Callgrind, `--split auto`
-/// of the 8.5 MB corpus bench input: reading the image's functions again was 7% of the split
-/// (705 → 670 M instructions). (Worked out on the source for a per-kernel split, where no
-/// grouping did, they cost more than on the images: 831 → 848 M on math-mid 10 MB.)
-struct KnownAspects(IdMap<u32, (u32, usize, u8)>);
-
-impl KnownAspects {
-    /// For each function definition of the source whose `OpFunction` the image copied
-    /// unchanged and whose bits are known: its id → (that instruction, its instruction count
-    /// less one, its bits).
-    fn of_image(
-        module: &Module,
-        index: &Index,
-        aspects: &FunctionAspects<'_>,
-        extracted: &extract::Extracted,
-    ) -> KnownAspects {
-        let mut known = IdMap::default();
-        if aspects.is_empty() {
-            return KnownAspects(known);
-        }
-        for &o in &extracted.origin {
-            if o & extract::CHANGED != 0
-                || o as usize >= module.len()
-                || module.opcode(o as usize) != spirv::Op::Function as u32
-            {
-                continue;
-            }
-            let Ok(k) = (index.functions).binary_search_by_key(&(o as usize), |f| f.start) else {
-                continue;
-            };
-            let f = &index.functions[k];
-            if let Some(bits) = aspects.known(k) {
-                known.insert(f.id, (o, f.end - f.start, bits));
-            }
-        }
-        KnownAspects(known)
-    }
-
-    /// The bits of the image's function `f` when it is such a copy, every instruction of it
-    /// (`origin`: the image's [`extract::Extracted::origin`]) its source's, in order, unchanged.
-    fn of(&self, f: &crate::module::index::Function, origin: &[u32]) -> Option<u8> {
-        let &(start, len, bits) = self.0.get(&f.id)?;
-        let copied = origin.get(f.start..=f.end)?;
-        let whole =
-            f.end - f.start == len && (copied.iter().zip(start..)).all(|(&o, source)| o == source);
-        whole.then_some(bits)
-    }
-}
-
 struct Finisher<'a> {
     name: &'a str,
     big_endian: bool,
@@ -600,7 +537,6 @@ impl Finisher<'_> {
         plan: &group::Planned,
         entries: &[group::Entry],
         extracted: extract::Extracted,
-        known: &KnownAspects,
         each: &mut dyn FnMut(Image) -> Result<()>,
     ) -> Result<()> {
         let image_name = format!(
@@ -638,8 +574,6 @@ impl Finisher<'_> {
         // The property sets but the spec constants' first; then the image is lowered with the
         // same index (the image is not changed in between).
         let image_index = Index::build_assembled(&image_module).map_err(in_image)?;
-        let origin = &extracted.origin;
-        let known_aspects = |f: &crate::module::index::Function| known.of(f, origin);
         let base_sets = {
             let facts = properties::ImageFacts::build(&image_module, &image_index);
             properties::compute(&properties::ImageContext {
@@ -653,7 +587,6 @@ impl Finisher<'_> {
                 emit: self.emit,
                 inputs: &inputs_of_image,
                 notes: &self.notes,
-                known_aspects: &known_aspects,
             })
         };
         let lowered = crate::pipeline::process_indexed(
