@@ -540,12 +540,10 @@ fn check_only_called_directly(
                 let Some(w) = module.inst(i) else { continue };
                 w
             };
-            if !w[1..].iter().any(|&x| set.contains(x)) {
-                continue;
-            }
-            let op = inst::opcode(w);
             // Debug information (extended instructions) names functions without taking their
-            // address.
+            // address. (The opcode first: names and decorations, a third of the instructions of
+            // real device code, are long and never need their words read.)
+            let op = inst::opcode(w);
             if [
                 Op::Name,
                 Op::Decorate,
@@ -558,6 +556,9 @@ fn check_only_called_directly(
             .iter()
             .any(|&o| o as u32 == op)
             {
+                continue;
+            }
+            if !w[1..].iter().any(|&x| set.contains(x)) {
                 continue;
             }
             // (`set` holds exactly the threaded functions.)
