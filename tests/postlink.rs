@@ -832,9 +832,9 @@ fn auxdata_of(case: &str) -> Option<Vec<common::auxdata::Aux>> {
     Some(entries)
 }
 
-/// The cases of [`GAPS`] but those of spec-constant numbering and image order, and `dynchain` (a helper with an
-/// argument mask), their `off` images carrying the `NonSemantic.AuxData` the front end would
-/// have kept ([`auxdata_of`]): spec-link's split equals DPC++'s in every mode, gaps included,
+/// The cases of [`GAPS`] but those of spec-constant numbering and image order, and `dynchain`
+/// (a helper with an argument mask), their `off` images carrying the `NonSemantic.AuxData` the
+/// front end would have kept ([`auxdata_of`]): spec-link's split equals DPC++'s in every mode, gaps included,
 /// with the property files as `--input-prop` and without them; no image keeps the AuxData.
 #[test]
 fn split_with_auxdata_equals_dpcpp() {

@@ -520,25 +520,23 @@ fn check_only_called_directly(
     }
     // Every instruction is read: two threads on big modules (the union does not depend on the
     // split).
-    // (An unedited module's instructions are walked by their word counts, as the module's own
-    // walk found them, not looked up one by one: on an 8.5 MB module with few calls the lookups
-    // were most of this scan.)
-    let unedited = !module.has_edits();
+    // (The input's instructions are walked by their word counts, as the module's own walk found
+    // them, as cleanup's use count walks them; only edited ones are looked up. Looking each up
+    // was most of this scan on an 8.5 MB module with few calls.)
     let words = module.original_words();
     let scan = |range: std::ops::Range<usize>| {
         let mut bad = BTreeSet::new();
         let mut behind = ReleaseBehind::default();
         let mut next = range.clone().next().map_or(0, |i| module.offset_of(i));
         for i in range {
-            let w = if unedited {
-                let at = next;
-                next = at + (words[at] >> 16) as usize;
-                behind.passed(module, at);
-                &words[at..next]
-            } else {
-                behind.passed(module, module.offset_of(i));
+            let at = next;
+            next = at + (words[at] >> 16) as usize;
+            behind.passed(module, at);
+            let w = if module.is_edited(i) {
                 let Some(w) = module.inst(i) else { continue };
                 w
+            } else {
+                &words[at..next]
             };
             // Debug information (extended instructions) names functions without taking their
             // address. (The opcode first: names and decorations, a third of the instructions of

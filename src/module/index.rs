@@ -739,7 +739,7 @@ impl Index {
     /// [`Index::build`] of a module spec-link assembled from the instructions of a module it
     /// indexed (a split image), without the id checks: its ids are that module's, checked when
     /// it was indexed, and it defines every id it uses (the split's closure; the split tests pass
-    /// every image through `spirv-val`). The id checks were 15% of a per-kernel split's
+    /// every image through `spirv-val`). The id checks were 12% of a per-kernel split's
     /// instructions (callgrind, 304 images of a 10 MB real-shaped module).
     pub fn build_assembled(module: &Module) -> Result<Index> {
         Self::build_checking(module, false, false)
