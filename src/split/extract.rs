@@ -20,7 +20,7 @@
 //! uses is defined in it, except ids of functions the plan excludes from it entirely.
 
 use super::graph::{ModuleGraph, LINKAGE};
-use crate::module::assemble::{assemble_placing, Header, Section, Slots};
+use crate::module::assemble::{assemble_placing, in_layout, Header, Section, Slots};
 use crate::module::idhash::{IdSet, IdTable};
 use crate::module::index::Index;
 use crate::module::inst;
@@ -45,11 +45,18 @@ pub(crate) struct ImagePlan<'a> {
 }
 
 /// An image's module and what it holds.
-pub(crate) struct Extracted {
-    pub words: Vec<u32>,
-    /// For each instruction of the image, in order: the module's instruction it was copied
-    /// from, with [`CHANGED`] set when it was not copied unchanged.
-    pub origin: Vec<u32>,
+pub(crate) enum Extracted {
+    /// The image's own module.
+    Assembled {
+        words: Vec<u32>,
+        /// For each instruction of the image, in order: the module's instruction it was copied
+        /// from, with [`CHANGED`] set when it was not copied unchanged.
+        origin: Vec<u32>,
+    },
+    /// The last image holds every instruction of the module, unchanged, and the logical layout
+    /// keeps their order: its module would be the module's words under the module's header,
+    /// that is, the module itself (nothing was copied).
+    Whole,
 }
 
 /// Extracts images from one module; keeps its marks between images.
@@ -85,6 +92,9 @@ impl<'a> Extractor<'a> {
         let module = self.module;
         let reached = self.reach(plan);
         let extras = self.global_extras();
+        if plan.last && self.holds_whole_module(&reached, &extras) {
+            return Extracted::Whole;
+        }
         let declared_ids: IdSet<u32> = reached
             .declared
             .iter()
@@ -148,7 +158,7 @@ impl<'a> Extractor<'a> {
                 }
             },
         );
-        Extracted { words, origin }
+        Extracted::Assembled { words, origin }
     }
 
     /// The worklist (see the module docs): the instructions before the functions the image
@@ -262,14 +272,67 @@ impl<'a> Extractor<'a> {
         extras
     }
 
+    /// Whether the image `reached` and `extras` describe holds every instruction of the module,
+    /// unchanged, in an order the logical layout keeps: then it would be the module itself.
+    /// (What [`Extractor::extract`] would make of them, without making it: every function
+    /// whole, each instruction before them kept as it is, once, in order.)
+    fn holds_whole_module(&self, reached: &Reached, extras: &[u32]) -> bool {
+        let (module, index) = (self.module, self.index);
+        let functions = &index.functions;
+        if !reached.declared.is_empty() || reached.functions.len() != functions.len() {
+            return false;
+        }
+        // The functions, one after another, are every instruction after the global section.
+        let mut next = index.globals_end;
+        for f in functions {
+            if f.start != next {
+                return false;
+            }
+            next = f.end + 1;
+        }
+        if next != module.len() {
+            return false;
+        }
+        // The kept instructions before them, merged as `extract` merges them.
+        let (mut globals, mut extras) =
+            (reached.globals.iter().peekable(), extras.iter().peekable());
+        for i in 0..index.globals_end {
+            let next = match (globals.peek(), extras.peek()) {
+                (Some(&&g), Some(&&x)) if x < g => extras.next(),
+                (Some(_), _) => globals.next(),
+                (None, _) => extras.next(),
+            };
+            if next != Some(&(i as u32)) || !self.kept_unchanged(i) {
+                return false;
+            }
+        }
+        globals.peek().is_none()
+            && extras.peek().is_none()
+            && in_layout(&WholeModule {
+                module,
+                globals_end: index.globals_end,
+            })
+    }
+
+    /// Whether [`Extractor::push_global`] keeps instruction `i` as it is (with no function
+    /// written as a declaration).
+    fn kept_unchanged(&self, i: usize) -> bool {
+        let Some(w) = self.module.inst(i) else {
+            return false;
+        };
+        match group_decoration_step(inst::opcode(w)) {
+            Some(step) => w[2..].chunks(step).all(|c| self.marked(c[0])),
+            None => true,
+        }
+    }
+
     /// Adds a kept instruction of the sections before the functions to the image, adapted to
     /// it (not at all if nothing of it is left).
     fn push_global(&self, i: usize, declared: &IdSet<u32>, image: &mut ImageSlots<'_>) {
         let Some(w) = self.module.inst(i) else { return };
         let op = inst::opcode(w);
         let section = Section::of(op, false);
-        if op == Op::GroupDecorate as u32 || op == Op::GroupMemberDecorate as u32 {
-            let step = if op == Op::GroupDecorate as u32 { 1 } else { 2 };
+        if let Some(step) = group_decoration_step(op) {
             let kept: Vec<u32> = w[2..]
                 .chunks(step)
                 .filter(|c| self.marked(c[0]))
@@ -313,6 +376,41 @@ impl<'a> Extractor<'a> {
             return;
         }
         image.push_module(i as u32, section);
+    }
+}
+
+/// The words per target of a group decoration (`OpGroupDecorate`: an id;
+/// `OpGroupMemberDecorate`: an id and a member), `None` for any other opcode.
+fn group_decoration_step(op: u32) -> Option<usize> {
+    match op {
+        _ if op == Op::GroupDecorate as u32 => Some(1),
+        _ if op == Op::GroupMemberDecorate as u32 => Some(2),
+        _ => None,
+    }
+}
+
+/// Every instruction of a module, in the sections an image made of all of them would put them
+/// in (those before `globals_end` by their opcode, the rest in the functions' section).
+struct WholeModule<'a> {
+    module: &'a Module,
+    globals_end: usize,
+}
+
+impl Slots for WholeModule<'_> {
+    fn len(&self) -> usize {
+        self.module.len()
+    }
+    fn words(&self, n: usize) -> &[u32] {
+        self.module.inst(n).unwrap_or(&[])
+    }
+    fn section(&self, n: usize) -> Section {
+        match n < self.globals_end {
+            true => Section::of(self.module.opcode(n), false),
+            false => Section::Function,
+        }
+    }
+    fn opcode(&self, n: usize) -> Option<u32> {
+        Some(self.module.opcode(n))
     }
 }
 
@@ -440,5 +538,97 @@ fn push_decoration_ids(module: &Module, a: u32, stack: &mut Vec<u32>) {
         if inst::is(w, Op::DecorateId) {
             stack.extend(w.iter().skip(3));
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::testing::TestResult;
+    use crate::module::index::Index;
+    use crate::split::graph::ModuleGraph;
+    use crate::split::group;
+
+    /// The modules under testdata/ that index (the bad inputs left out), up to 256 KiB.
+    fn testdata_modules() -> Vec<(std::path::PathBuf, Module)> {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            let Ok(read) = std::fs::read_dir(dir) else {
+                return;
+            };
+            let mut paths: Vec<_> = read.flatten().map(|e| e.path()).collect();
+            paths.sort();
+            for p in paths {
+                if p.is_dir() {
+                    walk(&p, out);
+                } else if p.extension().is_some_and(|e| e == "spv") {
+                    out.push(p);
+                }
+            }
+        }
+        let mut paths = Vec::new();
+        walk(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
+            &mut paths,
+        );
+        paths
+            .into_iter()
+            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= 256 << 10))
+            .filter_map(|p| {
+                let module = Module::from_bytes(&std::fs::read(&p).ok()?).ok()?;
+                Index::build(&module).ok()?;
+                Some((p, module))
+            })
+            .collect()
+    }
+
+    /// An image taken whole ([`Extracted::Whole`]) exactly when the image assembled from the
+    /// same plan is the module's own words, on every testdata module: for the image of every
+    /// entry point and for the image of all but the last.
+    #[test]
+    fn an_image_is_taken_whole_exactly_when_it_would_be_the_module() -> TestResult {
+        let (mut whole, mut assembled) = (0, 0);
+        for (path, module) in testdata_modules() {
+            let index = Index::build(&module)?;
+            let graph = ModuleGraph::build(&module, &index);
+            let entries = group::entries(&module, &index, &graph, true, &|_| 0);
+            let ids: Vec<u32> = entries.iter().map(|e| e.id).collect();
+            let mut extractor = Extractor::new(&module, &index, &graph);
+            let mut extract = |entries: &[u32], last: bool| {
+                extractor.extract(&ImagePlan {
+                    entries,
+                    extra: &[],
+                    declared: &|_| false,
+                    last,
+                })
+            };
+            for plan in [&ids[..], &ids[..ids.len().saturating_sub(1)]] {
+                let Extracted::Assembled { words, .. } = extract(plan, false) else {
+                    return Err(format!(
+                        "{}: an image before the last taken whole",
+                        path.display()
+                    )
+                    .into());
+                };
+                let is_module = words == module.original_words();
+                let taken_whole = matches!(extract(plan, true), Extracted::Whole);
+                assert_eq!(
+                    taken_whole,
+                    is_module,
+                    "{}, {} entry points",
+                    path.display(),
+                    plan.len()
+                );
+                match taken_whole {
+                    true => whole += 1,
+                    false => assembled += 1,
+                }
+            }
+        }
+        // (Both ways are met: the check is not vacuous.)
+        assert!(
+            whole > 50 && assembled > 50,
+            "{whole} whole, {assembled} assembled"
+        );
+        Ok(())
     }
 }

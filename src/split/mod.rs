@@ -446,14 +446,31 @@ pub fn split_each(
             last = Some((plan, extracted));
             break;
         }
-        finisher.finish(plan, &entries, extracted, each)?;
+        let extract::Extracted::Assembled { words, origin } = extracted else {
+            return Err(Error::PostCondition(
+                "an image before the last was taken as the whole module".into(),
+            ));
+        };
+        finisher.finish(plan, &entries, ImageModule::Assembled(words, origin), each)?;
     }
     // The last image (the only one with `off`) is lowered without the module it came from in
-    // memory.
+    // memory, unless it is that module.
     drop(extractor);
-    drop((graph, index, module));
-    if let Some((plan, extracted)) = last {
-        finisher.finish(plan, &entries, extracted, each)?;
+    drop(graph);
+    match last {
+        Some((plan, extract::Extracted::Whole)) => {
+            finisher.finish(
+                plan,
+                &entries,
+                ImageModule::Source(Box::new((module, index))),
+                each,
+            )?;
+        }
+        Some((plan, extract::Extracted::Assembled { words, origin })) => {
+            drop((index, module));
+            finisher.finish(plan, &entries, ImageModule::Assembled(words, origin), each)?;
+        }
+        None => drop((index, module)),
     }
     for (k, library) in libraries.into_iter().enumerate() {
         finisher.finish_library(first_library_number + k, library, each)?;
@@ -476,6 +493,17 @@ pub fn split_each(
         diagnostic::push_once(&mut notes, w);
     }
     Ok(notes)
+}
+
+/// The module of an image, as [`Finisher::finish`] takes it.
+enum ImageModule {
+    /// Extracted: its words, and the module's instruction each of its instructions came from
+    /// (see [`extract::Extracted::Assembled`]).
+    Assembled(Vec<u32>, Vec<u32>),
+    /// The split's module itself, with its index: the image holds every instruction of it,
+    /// unchanged and in order (see [`extract::Extracted::Whole`]), so it is neither copied nor
+    /// indexed again (a one-image split of a module whose code every kernel reaches).
+    Source(Box<(Module, Index)>),
 }
 
 /// What turns an extracted image into an [`Image`]: lowering, validation, property sets.
@@ -536,7 +564,7 @@ impl Finisher<'_> {
         &mut self,
         plan: &group::Planned,
         entries: &[group::Entry],
-        extracted: extract::Extracted,
+        image: ImageModule,
         each: &mut dyn FnMut(Image) -> Result<()>,
     ) -> Result<()> {
         let image_name = format!(
@@ -549,12 +577,24 @@ impl Finisher<'_> {
             file: image_name.clone(),
             source: Box::new(e),
         };
-        let mut image_module =
-            Module::from_words(extracted.words, self.big_endian).map_err(in_image)?;
-        // (Assembled here from the checked source, whose bound passed the size rule.)
-        if self.bound_is_sane {
-            image_module.trust_bound();
-        }
+        // The property sets but the spec constants' are computed first; then the image is lowered
+        // with the same index (the image is not changed in between).
+        let (image_module, image_index, origin) = match image {
+            ImageModule::Assembled(words, origin) => {
+                let mut image_module =
+                    Module::from_words(words, self.big_endian).map_err(in_image)?;
+                // (Assembled here from the checked source, whose bound passed the size rule.)
+                if self.bound_is_sane {
+                    image_module.trust_bound();
+                }
+                let image_index = Index::build_assembled(&image_module).map_err(in_image)?;
+                (image_module, image_index, Some(origin))
+            }
+            ImageModule::Source(source) => {
+                let (module, index) = *source;
+                (module, index, None)
+            }
+        };
         let image_entries: Vec<ImageEntry> = plan
             .entries
             .iter()
@@ -571,9 +611,6 @@ impl Finisher<'_> {
         if inputs_of_image.is_empty() {
             inputs_of_image = (0..self.input_count).collect();
         }
-        // The property sets but the spec constants' first; then the image is lowered with the
-        // same index (the image is not changed in between).
-        let image_index = Index::build_assembled(&image_module).map_err(in_image)?;
         let base_sets = {
             let facts = properties::ImageFacts::build(&image_module, &image_index);
             properties::compute(&properties::ImageContext {
@@ -596,7 +633,7 @@ impl Finisher<'_> {
         )?;
         let validated_with =
             self.validator
-                .check(&lowered.module, &extracted.origin, &mut self.warnings)?;
+                .check(&lowered.module, origin.as_deref(), &mut self.warnings)?;
         let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
         let base_sets = self.without_carried_spec_constants(base_sets, &lowered, &inputs_of_image);
         let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
@@ -804,11 +841,13 @@ impl Validator {
         })
     }
 
-    /// Validates one image; returns the environment used, if it ran.
+    /// Validates one image, whose instruction `j` came from the module's `origin[j]` (with
+    /// [`extract::CHANGED`] when changed; no `origin`: the module's `j`); returns the
+    /// environment used, if it ran.
     fn check(
         &self,
         image: &ModuleOutput,
-        origin: &[u32],
+        origin: Option<&[u32]>,
         warnings: &mut Vec<Diagnostic>,
     ) -> Result<Option<String>> {
         use crate::validate;
@@ -847,6 +886,14 @@ impl Validator {
         };
         let mut lowered = |_k: usize| {
             let mut gone = vec![true; self.len];
+            let whole: Vec<u32>;
+            let origin = match origin {
+                Some(origin) => origin,
+                None => {
+                    whole = (0..self.len as u32).collect();
+                    &whole
+                }
+            };
             for (j, &i) in origin.iter().enumerate() {
                 let survives = edited.is_none_or(|m| m.survives(j));
                 if i & extract::CHANGED == 0 && survives {
