@@ -10,6 +10,7 @@ pub mod native;
 use crate::error::{Error, Result};
 use crate::module::idhash::{IdBits, IdMap};
 use crate::module::index::Index;
+use crate::module::replaced::Replaced;
 use crate::module::{inst, Module};
 
 /// Call result id → the id that replaces it.
@@ -35,15 +36,11 @@ impl Rewrites {
         &self.words[start..]
     }
 
-    /// Replaces each rewritten instruction of `module` by its new words (the module's room for
-    /// them is made once, to the word: no doubling on top of this arena, which goes right after).
+    /// Replaces each rewritten instruction of `module` by its new words: the arena becomes the
+    /// module's replacements when it has none yet (native lowering's first half), else it is
+    /// copied in (see [`Module::absorb_replacements`]).
     pub fn apply(self, module: &mut Module) {
-        module.reserve_replacements(self.insts.len(), self.words.len());
-        let mut start = 0;
-        for (i, end) in self.insts {
-            module.replace_with(i, &self.words[start..end]);
-            start = end;
-        }
+        module.absorb_replacements(Replaced::from_ordered(self.words, self.insts));
     }
 }
 

@@ -480,10 +480,14 @@ impl Module {
         self.replaced.insert(i, words);
     }
 
-    /// Room for `n` more replaced instructions of `words` words in all, exactly (before many
-    /// [`Module::replace_with`] calls).
-    pub fn reserve_replacements(&mut self, n: usize, words: usize) {
-        self.replaced.reserve(n, words);
+    /// Replaces the instructions `batch` replaces by its words ([`Replaced::absorb`]: its arena
+    /// is taken as it is when nothing is replaced yet).
+    pub fn absorb_replacements(&mut self, batch: replaced::Replaced) {
+        for i in batch.instructions() {
+            self.edited.insert(i);
+            self.removed.remove(i);
+        }
+        self.replaced.absorb(batch);
     }
 
     /// Appends a complete instruction (an `OpName`) at the end of the debug section.

@@ -99,6 +99,67 @@ impl Replaced {
         self.run.push(entry);
     }
 
+    /// The replacements of a batch made in increasing instruction order, as their words one
+    /// after another and `(instruction, end of its words)` each: the words become the arena as
+    /// they are (nothing is copied). Instructions not strictly increasing are inserted one by
+    /// one instead.
+    pub fn from_ordered(words: Vec<u32>, insts: Vec<(usize, usize)>) -> Replaced {
+        let fits = |&(i, end): &(usize, usize)| u32::try_from(i).is_ok() && end <= words.len();
+        if !insts
+            .windows(2)
+            .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1)
+            || !insts.iter().all(fits)
+        {
+            let mut r = Replaced::default();
+            let mut start = 0;
+            for (i, end) in insts {
+                r.insert(i, words.get(start..end).unwrap_or_default());
+                start = end;
+            }
+            return r;
+        }
+        let mut start = 0;
+        // (Collected in place: an entry is the size of a pair.)
+        let run = insts
+            .into_iter()
+            .map(|(i, end)| {
+                let e = Entry {
+                    start,
+                    inst: i as u32,
+                    len: (end - start) as u32,
+                };
+                start = end;
+                e
+            })
+            .collect();
+        Replaced {
+            words,
+            sorted: Vec::new(),
+            run,
+        }
+    }
+
+    /// Takes in the replacements of `batch` (a replacement of an instruction both hold is
+    /// `batch`'s): moved when there are none yet, else copied.
+    pub fn absorb(&mut self, batch: Replaced) {
+        if self.len() == 0 {
+            *self = batch;
+            return;
+        }
+        self.reserve(batch.len(), batch.words.len());
+        for e in batch.sorted.iter().chain(&batch.run) {
+            self.insert(
+                e.inst as usize,
+                &batch.words[e.start..e.start + e.len as usize],
+            );
+        }
+    }
+
+    /// The instructions replaced, in no particular order.
+    pub fn instructions(&self) -> impl Iterator<Item = usize> + '_ {
+        (self.sorted.iter().chain(&self.run)).map(|e| e.inst as usize)
+    }
+
     /// Room for `n` more replaced instructions of `words` words in all, exactly.
     pub fn reserve(&mut self, n: usize, words: usize) {
         self.run.reserve_exact(n);
@@ -200,5 +261,38 @@ mod tests {
         assert_eq!(r.len(), want.len());
         assert!(r.run.windows(2).all(|w| w[0].inst < w[1].inst));
         assert!(r.sorted.windows(2).all(|w| w[0].inst < w[1].inst));
+    }
+
+    /// A batch made in order and taken in as it is, then another absorbed over it, against
+    /// inserting the same replacements one by one; a batch out of order is inserted.
+    #[test]
+    fn batches_agree_with_inserting_one_by_one() {
+        let batch = |insts: &[usize], tag: u32| {
+            let mut words = Vec::new();
+            let mut ends = Vec::new();
+            for (n, &i) in insts.iter().enumerate() {
+                words.extend((0..(n % 3) as u32 + 1).map(|w| tag + w + i as u32));
+                ends.push((i, words.len()));
+            }
+            (words, ends)
+        };
+        let mut want = Replaced::default();
+        let mut r = Replaced::default();
+        for (insts, tag) in [(&[2, 5, 6, 40][..], 100), (&[1, 5, 50, 51], 200), (&[9, 3], 300)] {
+            let (words, ends) = batch(insts, tag);
+            let mut start = 0;
+            for &(i, end) in &ends {
+                want.insert(i, &words[start..end]);
+                start = end;
+            }
+            r.absorb(Replaced::from_ordered(words, ends));
+            for j in 0..60 {
+                assert_eq!(r.get(j), want.get(j), "at {j} after the batch of {tag}");
+            }
+            assert_eq!(r.len(), want.len());
+        }
+        let mut instructions: Vec<usize> = r.instructions().collect();
+        instructions.sort_unstable();
+        assert_eq!(instructions, [1, 2, 3, 5, 6, 9, 40, 50, 51]);
     }
 }
