@@ -170,12 +170,6 @@ pub fn assemble_placing(
     out
 }
 
-/// Whether [`assemble`] keeping every slot writes them in their own order: their groups (see
-/// [`slot_groups`]) never go back.
-pub fn in_layout(slots: &impl Slots) -> bool {
-    slot_groups(slots).windows(2).all(|g| g[0] <= g[1])
-}
-
 /// A [`Module`]'s instructions (as [`Module::inst`] gives them: removals and replacements
 /// applied; instructions appended with `append_*` are not included) with their sections.
 pub struct ModuleSlots<'a> {

@@ -278,7 +278,11 @@ mod tests {
         };
         let mut want = Replaced::default();
         let mut r = Replaced::default();
-        for (insts, tag) in [(&[2, 5, 6, 40][..], 100), (&[1, 5, 50, 51], 200), (&[9, 3], 300)] {
+        for (insts, tag) in [
+            (&[2, 5, 6, 40][..], 100),
+            (&[1, 5, 50, 51], 200),
+            (&[9, 3], 300),
+        ] {
             let (words, ends) = batch(insts, tag);
             let mut start = 0;
             for &(i, end) in &ends {

@@ -20,7 +20,7 @@
 //! uses is defined in it, except ids of functions the plan excludes from it entirely.
 
 use super::graph::{ModuleGraph, LINKAGE};
-use crate::module::assemble::{assemble_placing, in_layout, Header, Section, Slots};
+use crate::module::assemble::{assemble_placing, Header, Section, Slots};
 use crate::module::idhash::{IdSet, IdTable};
 use crate::module::index::Index;
 use crate::module::inst;
@@ -306,12 +306,16 @@ impl<'a> Extractor<'a> {
                 return false;
             }
         }
+        // The logical layout keeps them in order (see `assemble`): the sections of the
+        // instructions before the functions never go back, and the functions without a body
+        // come first.
+        let section = |i: usize| Section::of(module.opcode(i), false);
         globals.peek().is_none()
             && extras.peek().is_none()
-            && in_layout(&WholeModule {
-                module,
-                globals_end: index.globals_end,
-            })
+            && (1..index.globals_end).all(|i| section(i - 1) <= section(i))
+            && functions
+                .windows(2)
+                .all(|f| f[0].is_declaration || !f[1].is_declaration)
     }
 
     /// Whether [`Extractor::push_global`] keeps instruction `i` as it is (with no function
@@ -386,31 +390,6 @@ fn group_decoration_step(op: u32) -> Option<usize> {
         _ if op == Op::GroupDecorate as u32 => Some(1),
         _ if op == Op::GroupMemberDecorate as u32 => Some(2),
         _ => None,
-    }
-}
-
-/// Every instruction of a module, in the sections an image made of all of them would put them
-/// in (those before `globals_end` by their opcode, the rest in the functions' section).
-struct WholeModule<'a> {
-    module: &'a Module,
-    globals_end: usize,
-}
-
-impl Slots for WholeModule<'_> {
-    fn len(&self) -> usize {
-        self.module.len()
-    }
-    fn words(&self, n: usize) -> &[u32] {
-        self.module.inst(n).unwrap_or(&[])
-    }
-    fn section(&self, n: usize) -> Section {
-        match n < self.globals_end {
-            true => Section::of(self.module.opcode(n), false),
-            false => Section::Function,
-        }
-    }
-    fn opcode(&self, n: usize) -> Option<u32> {
-        Some(self.module.opcode(n))
     }
 }
 
@@ -581,54 +560,103 @@ mod tests {
             .collect()
     }
 
-    /// An image taken whole ([`Extracted::Whole`]) exactly when the image assembled from the
-    /// same plan is the module's own words, on every testdata module: for the image of every
-    /// entry point and for the image of all but the last.
+    /// Whether the last image of `module`'s every entry point, and of all but its last one, is
+    /// taken whole exactly when the image assembled from the same plan is the module's own
+    /// words; `(whole, assembled)`: how many of the two were taken whole and how many not.
+    fn whole_exactly_when_the_module(module: &Module) -> TestResult<(usize, usize)> {
+        let index = Index::build(module)?;
+        let graph = ModuleGraph::build(module, &index);
+        let entries = group::entries(module, &index, &graph, true, &|_| 0);
+        let ids: Vec<u32> = entries.iter().map(|e| e.id).collect();
+        let mut extractor = Extractor::new(module, &index, &graph);
+        let mut extract = |entries: &[u32], last: bool| {
+            extractor.extract(&ImagePlan {
+                entries,
+                extra: &[],
+                declared: &|_| false,
+                last,
+            })
+        };
+        let (mut whole, mut assembled) = (0, 0);
+        for plan in [&ids[..], &ids[..ids.len().saturating_sub(1)]] {
+            let Extracted::Assembled { words, .. } = extract(plan, false) else {
+                return Err("an image before the last taken whole".into());
+            };
+            let is_module = words == module.original_words();
+            let taken_whole = matches!(extract(plan, true), Extracted::Whole);
+            if taken_whole != is_module {
+                return Err(format!(
+                    "{} entry points: taken whole {taken_whole}, the module's words {is_module}",
+                    plan.len()
+                )
+                .into());
+            }
+            match taken_whole {
+                true => whole += 1,
+                false => assembled += 1,
+            }
+        }
+        Ok((whole, assembled))
+    }
+
+    /// [`whole_exactly_when_the_module`] on every testdata module.
     #[test]
     fn an_image_is_taken_whole_exactly_when_it_would_be_the_module() -> TestResult {
         let (mut whole, mut assembled) = (0, 0);
         for (path, module) in testdata_modules() {
-            let index = Index::build(&module)?;
-            let graph = ModuleGraph::build(&module, &index);
-            let entries = group::entries(&module, &index, &graph, true, &|_| 0);
-            let ids: Vec<u32> = entries.iter().map(|e| e.id).collect();
-            let mut extractor = Extractor::new(&module, &index, &graph);
-            let mut extract = |entries: &[u32], last: bool| {
-                extractor.extract(&ImagePlan {
-                    entries,
-                    extra: &[],
-                    declared: &|_| false,
-                    last,
-                })
-            };
-            for plan in [&ids[..], &ids[..ids.len().saturating_sub(1)]] {
-                let Extracted::Assembled { words, .. } = extract(plan, false) else {
-                    return Err(format!(
-                        "{}: an image before the last taken whole",
-                        path.display()
-                    )
-                    .into());
-                };
-                let is_module = words == module.original_words();
-                let taken_whole = matches!(extract(plan, true), Extracted::Whole);
-                assert_eq!(
-                    taken_whole,
-                    is_module,
-                    "{}, {} entry points",
-                    path.display(),
-                    plan.len()
-                );
-                match taken_whole {
-                    true => whole += 1,
-                    false => assembled += 1,
-                }
-            }
+            let (w, a) = whole_exactly_when_the_module(&module)
+                .map_err(|e| format!("{}: {e}", path.display()))?;
+            (whole, assembled) = (whole + w, assembled + a);
         }
         // (Both ways are met: the check is not vacuous.)
         assert!(
             whole > 50 && assembled > 50,
             "{whole} whole, {assembled} assembled"
         );
+        Ok(())
+    }
+
+    /// A module whose every instruction an image holds, but out of the logical layout (a name
+    /// after a type; a declaration after a definition), is not taken whole: its image is in the
+    /// layout.
+    #[test]
+    fn an_image_out_of_the_layout_is_assembled() -> TestResult {
+        let kernel = "OpEntryPoint Kernel %k \"k\"\n";
+        let void = "%void = OpTypeVoid\n%fn = OpTypeFunction %void\n";
+        let body = "%k = OpFunction %void None %fn\n%l = OpLabel\n\
+                    %c = OpFunctionCall %void %d\nOpReturn\nOpFunctionEnd\n";
+        let mode = "OpExecutionMode %k ContractionOff\n";
+        let declaration = "OpDecorate %d LinkageAttributes \"d\" Import\n";
+        let declared = "%d = OpFunction %void None %fn\nOpFunctionEnd\n";
+        for (text, in_layout) in [
+            (
+                format!("{kernel}OpName %k \"k\"\n{declaration}{void}{declared}{body}"),
+                true,
+            ),
+            (
+                format!("{kernel}{declaration}{void}OpName %k \"k\"\n{declared}{body}"),
+                false,
+            ),
+            (format!("{kernel}{declaration}{void}{declared}{body}"), true),
+            (
+                format!("{kernel}{mode}{declaration}{void}{declared}{body}"),
+                true,
+            ),
+            (
+                format!("{kernel}{declaration}{void}{mode}{declared}{body}"),
+                false,
+            ),
+            (
+                format!("{kernel}{declaration}{void}{body}{declared}"),
+                false,
+            ),
+        ] {
+            let module = crate::link::testing::assemble(&text)?;
+            let (whole, _) =
+                whole_exactly_when_the_module(&module).map_err(|e| format!("{text}: {e}"))?;
+            // (Of the image of its one kernel and the image of none, the first is whole.)
+            assert_eq!(whole, in_layout as usize, "{text}");
+        }
         Ok(())
     }
 }
