@@ -13,6 +13,10 @@
 //! logical layout, the functions without a body first. Ids are not renumbered: the bound stays
 //! the module's.
 //!
+//! The last image of a split ([`ImagePlan::last`]) that would hold every instruction of the
+//! module, unchanged and in the module's order, is not written: [`Extracted::Whole`] says the
+//! module is the image (the check reads the worklist's result and the index, not the words).
+//!
 //! Cost: proportional to what the image holds (marks are generation-stamped, so nothing sized
 //! by the module is cleared per image), plus a sort of the kept instructions.
 //!
