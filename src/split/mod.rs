@@ -7,7 +7,7 @@
 //! (`extract`), compute its property sets ([`crate::properties`]), then lower its spec
 //! constants and validate it with the library pipeline ([`crate::process_owned`]'s, given the
 //! image's index from the property sets; numbering from 0 per image). A last image that holds
-//! the whole module unchanged ([`extract::Extracted::Whole`]) is the module itself, with its
+//! the whole module unchanged (`extract::Extracted::Whole`) is the module itself, with its
 //! index.
 
 mod devicelib;
