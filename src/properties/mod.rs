@@ -26,6 +26,7 @@ pub(crate) mod symbols;
 pub mod text;
 pub(crate) mod virtual_functions;
 
+use crate::module::idhash::IdMap;
 use crate::module::index::Index;
 use crate::module::inst;
 use crate::module::Module;
@@ -466,15 +467,22 @@ impl ImageContext<'_> {
     /// (if it is one); functions without a name are left out, and so is one named as an entry
     /// point it is not (a kernel body the translator wrapped in an entry point of its name).
     pub(crate) fn named_functions(&self) -> Vec<(u32, String, Option<&ImageEntry>)> {
+        // (Looked up, not searched for each function: an image of thousands of kernels.)
+        let mut by_id: IdMap<u32, &ImageEntry> = IdMap::default();
+        for e in self.entries {
+            by_id.entry(e.id).or_insert(e);
+        }
+        let names: std::collections::HashSet<&str> =
+            self.entries.iter().map(|e| e.name.as_str()).collect();
         (self.index.functions.iter())
             .filter(|f| !f.is_declaration)
             .filter_map(|f| {
-                let entry = self.entries.iter().find(|e| e.id == f.id);
+                let entry = by_id.get(&f.id).copied();
                 let name = match entry {
                     Some(e) => e.name.clone(),
                     None => self.index.display_name(f.id),
                 };
-                let wrapped = entry.is_none() && self.entries.iter().any(|e| e.name == name);
+                let wrapped = entry.is_none() && names.contains(name.as_str());
                 (!name.starts_with('%') && !wrapped).then_some((f.id, name, entry))
             })
             .collect()
