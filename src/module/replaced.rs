@@ -104,7 +104,9 @@ impl Replaced {
     /// they are (nothing is copied). Instructions not strictly increasing are inserted one by
     /// one instead.
     pub fn from_ordered(words: Vec<u32>, insts: Vec<(usize, usize)>) -> Replaced {
-        let fits = |&(i, end): &(usize, usize)| u32::try_from(i).is_ok() && end <= words.len();
+        let fits = |&(i, end): &(usize, usize)| {
+            u32::try_from(i).is_ok() && u32::try_from(end).is_ok() && end <= words.len()
+        };
         if !insts
             .windows(2)
             .all(|w| w[0].0 < w[1].0 && w[0].1 <= w[1].1)
