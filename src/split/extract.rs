@@ -109,17 +109,7 @@ impl<'a> Extractor<'a> {
             pieces: Vec::with_capacity(reached.globals.len() + extras.len()),
             scratch: Vec::new(),
         };
-        let mut globals = reached.globals.into_iter().peekable();
-        let mut extras = extras.into_iter().peekable();
-        // Merge the two ordered lists.
-        loop {
-            let next = match (globals.peek(), extras.peek()) {
-                (Some(&g), Some(&x)) if x < g => extras.next(),
-                (Some(_), _) => globals.next(),
-                (None, Some(_)) => extras.next(),
-                (None, None) => break,
-            };
-            let Some(i) = next else { break };
+        for i in merged(&reached.globals, &extras) {
             self.push_global(i as usize, &declared_ids, &mut image);
         }
         let mut functions: Vec<usize> = reached
@@ -297,25 +287,16 @@ impl<'a> Extractor<'a> {
         if next != module.len() {
             return false;
         }
-        // The kept instructions before them, merged as `extract` merges them.
-        let (mut globals, mut extras) =
-            (reached.globals.iter().peekable(), extras.iter().peekable());
-        for i in 0..index.globals_end {
-            let next = match (globals.peek(), extras.peek()) {
-                (Some(&&g), Some(&&x)) if x < g => extras.next(),
-                (Some(_), _) => globals.next(),
-                (None, _) => extras.next(),
-            };
-            if next != Some(&(i as u32)) || !self.kept_unchanged(i) {
-                return false;
-            }
-        }
+        // The kept instructions before them, as `extract` merges them: every one, unchanged.
+        let mut kept = merged(&reached.globals, extras);
+        let every =
+            (0..index.globals_end).all(|i| kept.next() == Some(i as u32) && self.kept_unchanged(i));
         // The logical layout keeps them in order (see `assemble`): the sections of the
         // instructions before the functions never go back, and the functions without a body
         // come first.
         let section = |i: usize| Section::of(module.opcode(i), false);
-        globals.peek().is_none()
-            && extras.peek().is_none()
+        every
+            && kept.next().is_none()
             && (1..index.globals_end).all(|i| section(i - 1) <= section(i))
             && functions
                 .windows(2)
@@ -385,6 +366,16 @@ impl<'a> Extractor<'a> {
         }
         image.push_module(i as u32, section);
     }
+}
+
+/// The instruction indices of two ascending lists, in one ascending order.
+fn merged<'a>(a: &'a [u32], b: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
+    let (mut a, mut b) = (a.iter().copied().peekable(), b.iter().copied().peekable());
+    std::iter::from_fn(move || match (a.peek(), b.peek()) {
+        (Some(&x), Some(&y)) if y < x => b.next(),
+        (Some(_), _) => a.next(),
+        (None, _) => b.next(),
+    })
 }
 
 /// The words per target of a group decoration (`OpGroupDecorate`: an id;
@@ -533,35 +524,19 @@ mod tests {
     use crate::split::group;
 
     /// The modules under testdata/ that index (the bad inputs left out), up to 256 KiB.
-    fn testdata_modules() -> Vec<(std::path::PathBuf, Module)> {
-        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
-            let Ok(read) = std::fs::read_dir(dir) else {
-                return;
-            };
-            let mut paths: Vec<_> = read.flatten().map(|e| e.path()).collect();
-            paths.sort();
-            for p in paths {
-                if p.is_dir() {
-                    walk(&p, out);
-                } else if p.extension().is_some_and(|e| e == "spv") {
-                    out.push(p);
-                }
-            }
-        }
-        let mut paths = Vec::new();
-        walk(
-            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("testdata"),
-            &mut paths,
-        );
-        paths
-            .into_iter()
-            .filter(|p| std::fs::metadata(p).is_ok_and(|m| m.len() <= 256 << 10))
+    fn testdata_modules() -> TestResult<Vec<(std::path::PathBuf, Module)>> {
+        let pattern = concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/**/*.spv");
+        Ok(glob::glob(pattern)?
             .filter_map(|p| {
+                let p = p.ok()?;
+                if std::fs::metadata(&p).ok()?.len() > 256 << 10 {
+                    return None;
+                }
                 let module = Module::from_bytes(&std::fs::read(&p).ok()?).ok()?;
                 Index::build(&module).ok()?;
                 Some((p, module))
             })
-            .collect()
+            .collect())
     }
 
     /// Whether the last image of `module`'s every entry point, and of all but its last one, is
@@ -607,7 +582,7 @@ mod tests {
     #[test]
     fn an_image_is_taken_whole_exactly_when_it_would_be_the_module() -> TestResult {
         let (mut whole, mut assembled) = (0, 0);
-        for (path, module) in testdata_modules() {
+        for (path, module) in testdata_modules()? {
             let (w, a) = whole_exactly_when_the_module(&module)
                 .map_err(|e| format!("{}: {e}", path.display()))?;
             (whole, assembled) = (whole + w, assembled + a);
