@@ -406,12 +406,15 @@ struct Piece {
     /// The module's instruction it is (`built` false), or where its words start in
     /// [`ImageSlots::scratch`] (`built` true).
     source: u32,
-    /// Its word count and opcode (read once, when the piece is made).
-    len: u32,
-    opcode: u16,
+    /// Its word count (an instruction's word count is the high half of its first word, so it
+    /// fits in 16 bits), read once when the piece is made. The piece is 12 bytes: an image of
+    /// a big module holds one per instruction, beside the module's own tables.
+    len: u16,
     built: bool,
     section: Section,
 }
+
+const _: () = assert!(std::mem::size_of::<Piece>() == 12);
 
 /// The instructions of one image, in module order, for [`assemble_placing`].
 struct ImageSlots<'a> {
@@ -430,8 +433,7 @@ impl ImageSlots<'_> {
         self.pieces.push(Piece {
             origin: i,
             source: i,
-            len: w.len() as u32,
-            opcode: inst::opcode(w) as u16,
+            len: w.len() as u16,
             built: false,
             section,
         });
@@ -444,12 +446,7 @@ impl ImageSlots<'_> {
         self.pieces.push(Piece {
             origin,
             source: start,
-            len: words.len() as u32,
-            opcode: if words.is_empty() {
-                0
-            } else {
-                inst::opcode(words) as u16
-            },
+            len: words.len() as u16,
             built: true,
             section,
         });
@@ -499,10 +496,6 @@ impl Slots for ImageSlots<'_> {
     #[inline]
     fn word_count(&self, n: usize) -> usize {
         self.pieces.get(n).map_or(0, |p| p.len as usize)
-    }
-    #[inline]
-    fn opcode(&self, n: usize) -> Option<u32> {
-        self.pieces.get(n).map(|p| p.opcode as u32)
     }
 }
 
