@@ -70,6 +70,38 @@ impl Section {
     }
 }
 
+impl Section {
+    /// Whether the compilers write instructions with opcode `op` in more than one section
+    /// before the functions: the Intel alias declarations (`SPV_INTEL_memory_access_aliasing`:
+    /// `OpAliasDomainDeclINTEL`, `OpAliasScopeDeclINTEL`, `OpAliasScopeListDeclINTEL`), which
+    /// llvm-spirv writes after the debug names and LLVM's SPIR-V backend among the types. Such
+    /// an instruction stays in the section of the one before it ([`Sections`]).
+    pub fn floats(op: u32) -> bool {
+        (5911..=5913).contains(&op)
+    }
+}
+
+/// The sections of a module's instructions, read in order: [`Section::of`], but an
+/// instruction that [`Section::floats`] takes the section of the one before it (the global
+/// section when it is the first).
+#[derive(Default)]
+pub struct Sections {
+    last: Option<Section>,
+}
+
+impl Sections {
+    /// The section of the next instruction, of opcode `op`.
+    pub fn next(&mut self, op: u32, in_functions: bool) -> Section {
+        let section = if !in_functions && Section::floats(op) {
+            self.last.unwrap_or(Section::Global)
+        } else {
+            Section::of(op, in_functions)
+        };
+        self.last = Some(section);
+        section
+    }
+}
+
 /// The header words of the assembled module.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Header {
@@ -180,11 +212,12 @@ pub struct ModuleSlots<'a> {
 impl<'a> ModuleSlots<'a> {
     pub fn new(module: &'a Module) -> Self {
         let mut in_functions = false;
+        let mut walk = Sections::default();
         let sections = (0..module.len())
             .map(|i| {
                 let op = module.opcode(i);
                 in_functions |= op == Op::Function as u32;
-                Section::of(op, in_functions)
+                walk.next(op, in_functions)
             })
             .collect();
         ModuleSlots { module, sections }

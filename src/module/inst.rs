@@ -323,7 +323,11 @@ fn fast_use_positions(words: &[u32]) -> Option<Vec<usize>> {
 fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
     let op = words[0] & 0xffff;
     let n = words.len();
-    let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & 0x18 == 0);
+    // Memory operands whose bits take no id parameter: Volatile, Aligned (a literal),
+    // Nontemporal, NonPrivatePointer. The others (MakePointerAvailable/Visible: a scope id;
+    // AliasScopeINTELMask/NoAliasINTELMask: an alias scope list id; any bit to come) are
+    // decoded.
+    let plain_memory = |mask_at: usize| words.get(mask_at).is_none_or(|m| m & !0x27 == 0);
     // Fixed layouts of the common instructions with literal operands (opcodes as numbers: this
     // runs for every instruction of a module).
     match op {
@@ -827,6 +831,27 @@ mod tests {
     /// A decoration no grammar knows takes literal parameters only, as `OpDecorate` and
     /// `OpMemberDecorate` do: the target is the one id, whatever the words after it hold.
     /// DPC++'s internal `HostAccessINTEL` (6147: access, name) takes the fixed layout.
+    /// The memory operands that take ids (`MakePointerAvailable`'s scope, the Intel alias
+    /// scope lists of llvm-spirv's `SPV_INTEL_memory_access_aliasing`) are ids used; `Aligned`'s
+    /// alignment is not.
+    #[test]
+    fn memory_operand_ids_are_uses() {
+        // %363 = OpLoad %t %p Aligned|NoAliasINTELMask 8 %list
+        let load = [61 | 7 << 16, 5, 363, 6, 0x20002, 8, 362];
+        assert_eq!(id_use_positions(&load), Some(vec![1, 3, 6]));
+        // OpStore %p %v Aligned|AliasScopeINTELMask|NoAliasINTELMask 4 %scopes %list
+        let store = [62 | 7 << 16, 6, 7, 0x30002, 4, 360, 362];
+        assert_eq!(id_use_positions(&store), Some(vec![1, 2, 5, 6]));
+        // OpStore %p %v MakePointerAvailable %scope
+        let available = [62 | 5 << 16, 6, 7, 0x8, 9];
+        assert_eq!(id_use_positions(&available), Some(vec![1, 2, 4]));
+        // The literal-only bits keep the fixed layout.
+        let plain = [61 | 6 << 16, 5, 363, 6, 0x27, 16];
+        assert_eq!(id_use_positions(&plain), Some(vec![1, 3]));
+        assert!(visit_fixed_use_positions(&plain, |_| {}));
+        assert!(!visit_fixed_use_positions(&load, |_| {}));
+    }
+
     #[test]
     fn an_unknown_decoration_uses_its_target_only() {
         let name = [u32::from_le_bytes(*b"dg_x"), 0];
