@@ -17,6 +17,7 @@
 
 mod common;
 
+use spec_link::internals::spirv_val_error_key;
 use spec_link::properties::{text, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -862,4 +863,112 @@ fn carried_spec_constants_follow_renumbered_spec_ids() {
         }
     }
     assert_eq!(found, given);
+}
+
+/// Two kernels; `KA` loads and stores with the Intel alias scope lists of
+/// `SPV_INTEL_memory_access_aliasing` (llvm-spirv's translation of `!alias.scope` / `!noalias`,
+/// declared after the names as llvm-spirv writes them), `KB` does not.
+const ALIASING_KERNELS: &str = r#"
+               OpCapability Addresses
+               OpCapability Kernel
+               OpCapability MemoryAccessAliasingINTEL
+               OpExtension "SPV_INTEL_memory_access_aliasing"
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %ka "KA"
+               OpEntryPoint Kernel %kb "KB"
+               OpName %ka "KA"
+        %dom = OpAliasDomainDeclINTEL
+      %scope = OpAliasScopeDeclINTEL %dom
+       %list = OpAliasScopeListDeclINTEL %scope
+               OpDecorate %pa Restrict
+       %void = OpTypeVoid
+       %uint = OpTypeInt 32 0
+        %ptr = OpTypePointer CrossWorkgroup %uint
+         %fn = OpTypeFunction %void %ptr
+         %ka = OpFunction %void None %fn
+         %pa = OpFunctionParameter %ptr
+         %la = OpLabel
+         %va = OpLoad %uint %pa Aligned|NoAliasINTELMask 4 %list
+               OpStore %pa %va Aligned|AliasScopeINTELMask 4 %list
+               OpReturn
+               OpFunctionEnd
+         %kb = OpFunction %void None %fn
+         %pb = OpFunctionParameter %ptr
+         %lb = OpLabel
+         %vb = OpLoad %uint %pb Aligned 4
+               OpStore %pb %vb Aligned 4
+               OpReturn
+               OpFunctionEnd
+"#;
+
+/// The ids memory operands take keep their definitions in the images: split per kernel, `KA`'s
+/// image holds the alias declarations its load and store name, where the input has them (after
+/// the names); `KB`'s holds none and passes spirv-val. (Debian's spirv-val does not know where
+/// the declarations go: `KA`'s image fails it only as the input does.)
+#[test]
+fn alias_scope_declarations_follow_the_kernels_that_use_them() {
+    let tmp = common::Scratch::new(&format!("spec-link-split-aliasing-{}", std::process::id()));
+    let input = assemble_text(&tmp, ALIASING_KERNELS);
+    let input_bytes = std::fs::read(&input).unwrap();
+    let o = spec_link(
+        &tmp,
+        &["in.spv", "--split", "per-kernel", "-o", "out.table"],
+    );
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let env = common::kernel_target_env((input_bytes[6], input_bytes[5]));
+    let input_error = common::tool(
+        "spirv-val",
+        &["--target-env", &env, "-"],
+        Some(&input_bytes),
+    );
+    let mut seen = Vec::new();
+    for k in 0..2 {
+        let kernels = std::fs::read_to_string(tmp.join(format!("out_{k}.sym"))).unwrap();
+        let image = std::fs::read(tmp.join(format!("out_{k}.spv"))).unwrap();
+        assert!(
+            common::dangling_uses(&input_bytes, &image).is_empty(),
+            "image {k} uses ids it does not define"
+        );
+        let text = common::disassemble(&image);
+        let lines: Vec<&str> = text.lines().map(str::trim).collect();
+        let at = |needle: &str| lines.iter().position(|l| l.contains(needle));
+        match kernels.trim() {
+            "KA" => {
+                let list = at("OpAliasScopeListDeclINTEL").expect("KA's image declares the list");
+                let name = at("OpName").unwrap();
+                let domain = at("OpAliasDomainDeclINTEL").unwrap();
+                assert!(
+                    name < domain && list < at("OpDecorate").unwrap(),
+                    "the declarations moved:\n{text}"
+                );
+                let list_id = lines[list].split(" = ").next().unwrap();
+                assert!(
+                    text.contains(&format!("Aligned|NoAliasINTELMask 4 {list_id}\n")),
+                    "{text}"
+                );
+                let out = common::tool("spirv-val", &["--target-env", &env, "-"], Some(&image));
+                let first = |o: &Output| {
+                    let text = String::from_utf8_lossy(&o.stderr).into_owned();
+                    spirv_val_error_key(text.lines().next().unwrap_or(""))
+                };
+                assert!(!out.status.success() && !input_error.status.success());
+                assert_eq!(
+                    first(&out),
+                    first(&input_error),
+                    "KA's image fails spirv-val otherwise than the input"
+                );
+            }
+            "KB" => {
+                assert!(
+                    at("OpAlias").is_none(),
+                    "KB's image holds alias declarations:\n{text}"
+                );
+                common::spirv_val(&image, &env, "KB's image");
+            }
+            other => panic!("image {k} holds {other:?}"),
+        }
+        seen.push(kernels.trim().to_string());
+    }
+    seen.sort();
+    assert_eq!(seen, ["KA", "KB"]);
 }

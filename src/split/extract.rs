@@ -10,8 +10,11 @@
 //! and decorations of kept ids only, `OpGroupDecorate` with the targets kept, non-semantic global
 //! `OpExtInst`s whose operands are all kept), then the kept functions, in module order — are
 //! written by the reassembly engine ([`crate::module::assemble`]) under the module's header: the
-//! logical layout, the functions without a body first. Ids are not renumbered: the bound stays
-//! the module's.
+//! logical layout, the functions without a body first. The Intel alias declarations
+//! (`OpAlias*DeclINTEL`, which llvm-spirv writes after the names) are global definitions
+//! wherever they are, and stay in the section the module has them in
+//! ([`crate::module::assemble::Sections`]). Ids are not renumbered: the bound stays the
+//! module's.
 //!
 //! The last image of a split ([`ImagePlan::last`]) that would hold every instruction of the
 //! module, unchanged and in the module's order, is not written: [`Extracted::Whole`] says the
@@ -215,7 +218,8 @@ impl<'a> Extractor<'a> {
                     }
                 }
             } else if let Some(d) = index.defs.get(&id) {
-                if d >= index.annotation_end && d < index.globals_end {
+                let definition = d >= index.annotation_end || Section::floats(module.opcode(d));
+                if definition && d < index.globals_end {
                     globals_kept.push(d as u32);
                     if let Some(w) = module.inst(d) {
                         index.visit_use_ids(module, w, |u| stack.push(u));
@@ -253,8 +257,10 @@ impl<'a> Extractor<'a> {
             }
             let mut all = true;
             index.visit_use_ids(module, w, |u| {
-                all &=
-                    self.marked(u) || index.defs.get(&u).is_some_and(|d| d < index.annotation_end);
+                all &= self.marked(u)
+                    || index.defs.get(&u).is_some_and(|d| {
+                        d < index.annotation_end && !Section::floats(module.opcode(d))
+                    });
             });
             if all {
                 if let Some(r) = inst::result_id(w) {
@@ -294,7 +300,7 @@ impl<'a> Extractor<'a> {
         // The logical layout keeps them in order (see `assemble`): the sections of the
         // instructions before the functions never go back, and the functions without a body
         // come first.
-        let section = |i: usize| Section::of(module.opcode(i), false);
+        let section = |i: usize| section_before_functions(module, i);
         every
             && kept.next().is_none()
             && (1..index.globals_end).all(|i| section(i - 1) <= section(i))
@@ -320,7 +326,7 @@ impl<'a> Extractor<'a> {
     fn push_global(&self, i: usize, declared: &IdSet<u32>, image: &mut ImageSlots<'_>) {
         let Some(w) = self.module.inst(i) else { return };
         let op = inst::opcode(w);
-        let section = Section::of(op, false);
+        let section = section_before_functions(self.module, i);
         if let Some(step) = group_decoration_step(op) {
             let kept: Vec<u32> = w[2..]
                 .chunks(step)
@@ -376,6 +382,22 @@ fn merged<'a>(a: &'a [u32], b: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
         (Some(_), _) => a.next(),
         (None, _) => b.next(),
     })
+}
+
+/// The section of the module's instruction `i`, before the functions, as
+/// [`crate::module::assemble::Sections`] gives it: one that [`Section::floats`] stays in the
+/// section of the instruction before it.
+fn section_before_functions(module: &Module, i: usize) -> Section {
+    let mut j = i;
+    while j > 0 && Section::floats(module.opcode(j)) {
+        j -= 1;
+    }
+    let op = module.opcode(j);
+    if Section::floats(op) {
+        Section::Global
+    } else {
+        Section::of(op, false)
+    }
 }
 
 /// The words per target of a group decoration (`OpGroupDecorate`: an id;

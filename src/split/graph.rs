@@ -11,6 +11,7 @@
 //! Precondition: an indexed module ([`Index`]). Postcondition: every listed instruction index is
 //! `< module.len()`; building costs one visit of each instruction.
 
+use crate::module::assemble::Section;
 use crate::module::idhash::{IdBits, IdMap, IdSet};
 use crate::module::index::Index;
 use crate::module::{inst, Module};
@@ -165,7 +166,10 @@ impl ModuleGraph {
         // of every instruction is looked up in it).
         let budget = module.word_count();
         let mut global = IdBits::new(module.bound(), budget);
-        for i in globals_start..index.globals_end.min(module.len()) {
+        for i in 0..index.globals_end.min(module.len()) {
+            if i < globals_start && !Section::floats(module.opcode(i)) {
+                continue;
+            }
             if let Some(r) = module.inst(i).and_then(inst::result_id) {
                 global.insert(r);
             }
