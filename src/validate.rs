@@ -16,8 +16,11 @@
 //! error is at and every other one lowering removed with the same opcode in the same scope, then
 //! validates again; where the output holds nothing of a function the error is in (a split
 //! image without that kernel), the function goes whole instead, with its entry points, execution
-//! modes and names, and so does a global-section value only such functions use (an `OpUndef` of a
-//! 16-bit type would fail as a 16-bit constant does), for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
+//! modes and names, and so does a global-section value or type the output lacks that only such
+//! functions use, with the global instructions built on it (an `OpUndef` of a 16-bit type would
+//! fail as a 16-bit constant does; a type has no `OpUndef`: an ESIMD kernel's 512-component
+//! vector, which spirv-val rejects, goes with its pointer types and the ESIMD functions when a
+//! split SYCL image holds none of them), for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
 //! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
 //! after a definition (DPC++'s images can have one) gets its declarations moved before the
@@ -302,6 +305,9 @@ struct Control {
     declarations_first: bool,
 }
 
+/// A function's first and last instruction and its id.
+type FunctionSpan = (usize, usize, u32);
+
 /// spirv-val's error for a function declaration after a definition.
 const DECLARATION_AFTER_DEFINITION: &str =
     "Function declarations must appear before function definitions";
@@ -467,45 +473,26 @@ impl Control {
 
     /// Sets aside, whole, what instruction `i` belongs to when the output has none of it: a
     /// function every instruction of which lowering removed (with the entry points and execution
-    /// modes that name it), or a global-section value used only by such functions (which goes
-    /// with them, where an `OpUndef` in its place could fail as it does: a 16-bit constant
-    /// without the `Float16` capability). False (nothing set aside) otherwise.
+    /// modes that name it), or a global-section instruction the output lacks with what uses it
+    /// ([`Control::global_closure`]), which goes with the functions using them: a value (where
+    /// an `OpUndef` in its place could fail as it does: a 16-bit constant without the `Float16`
+    /// capability) or a type (which has no `OpUndef`: an ESIMD kernel's 512-component vector,
+    /// which spirv-val rejects, in a module whose split SYCL image holds no ESIMD code). False
+    /// (nothing set aside) otherwise.
     fn set_aside_whole(&mut self, i: usize, gone: &dyn Fn(usize) -> bool) -> bool {
         let whole = |f: &crate::module::index::Function| (f.start..=f.end).all(gone);
-        let functions: Vec<(usize, usize, u32)> = match self.index.function_of(i) {
+        let functions: Vec<FunctionSpan> = match self.index.function_of(i) {
             Some(f) if whole(f) => vec![(f.start, f.end, f.id)],
             Some(_) => return false,
-            None => {
-                let Some(id) = inst::result_id(self.inst(i)) else {
-                    return false;
-                };
-                let mut users = Vec::new();
-                for j in self.index.globals_end..self.module.len() {
-                    let mut uses = false;
-                    self.index
-                        .visit_use_ids(&self.module, self.inst(j), |u| uses |= u == id);
-                    if !uses {
-                        continue;
+            None => match self.global_closure(i, gone) {
+                Some((globals, users)) => {
+                    for j in globals {
+                        self.set_aside.insert(j, None);
                     }
-                    match self.index.function_of(j) {
-                        Some(f) if whole(f) => users.push((f.start, f.end, f.id)),
-                        _ => return false,
-                    }
+                    users
                 }
-                // (Not used in the global section either: that is left to the usual form.)
-                let global = (self.index.annotation_end..self.index.globals_end).any(|j| {
-                    let mut uses = false;
-                    self.index
-                        .visit_use_ids(&self.module, self.inst(j), |u| uses |= u == id);
-                    uses
-                });
-                if users.is_empty() || global {
-                    return false;
-                }
-                users.dedup();
-                self.set_aside.insert(i, None);
-                users
-            }
+                None => return false,
+            },
         };
         let ids: Vec<u32> = functions.iter().map(|&(_, _, id)| id).collect();
         for (start, end, _) in functions {
@@ -543,6 +530,66 @@ impl Control {
             }
         }
         true
+    }
+
+    /// The global-section instructions that use global instruction `i`'s result, directly or
+    /// through one another (a type's pointer, array and function types, the variables of
+    /// those, a constant's composites), `i` first; and the functions that use any of them
+    /// (start, end, id), sorted. `None` when one of them, or one of those functions, is still
+    /// in the output (`gone` false for some instruction), when `i` has no result, or when `i`
+    /// is a value no function uses (left to [`Control::set_aside_form`]'s `OpUndef`).
+    fn global_closure(
+        &self,
+        i: usize,
+        gone: &dyn Fn(usize) -> bool,
+    ) -> Option<(Vec<usize>, Vec<FunctionSpan>)> {
+        let w = self.inst(i);
+        let id = inst::result_id(w)?;
+        let is_value = inst::result_info(inst::opcode(w)).is_some_and(|(ty, _)| ty);
+        let mut ids = std::collections::HashSet::from([id]);
+        let mut globals = vec![i];
+        let mut held = std::collections::HashSet::from([i]);
+        // (The global section defines before it uses but for forward pointers: a walk that
+        // adds nothing ends it.)
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for j in self.index.annotation_end..self.index.globals_end {
+                if held.contains(&j) || !self.uses_any(j, &ids) {
+                    continue;
+                }
+                if !gone(j) {
+                    return None;
+                }
+                held.insert(j);
+                globals.push(j);
+                ids.extend(inst::result_id(self.inst(j)));
+                grew = true;
+            }
+        }
+        let mut users = Vec::new();
+        for j in self.index.globals_end..self.module.len() {
+            if !self.uses_any(j, &ids) {
+                continue;
+            }
+            match self.index.function_of(j) {
+                Some(f) if (f.start..=f.end).all(gone) => users.push((f.start, f.end, f.id)),
+                _ => return None,
+            }
+        }
+        if is_value && users.is_empty() {
+            return None;
+        }
+        users.dedup();
+        Some((globals, users))
+    }
+
+    /// Whether instruction `j` uses one of `ids`.
+    fn uses_any(&self, j: usize, ids: &std::collections::HashSet<u32>) -> bool {
+        let mut uses = false;
+        self.index
+            .visit_use_ids(&self.module, self.inst(j), |u| uses |= ids.contains(&u));
+        uses
     }
 
     /// The input's instructions in the control's order: the input's, or with
@@ -820,6 +867,75 @@ mod tests {
                 assert!(input.contains("8- or 16-bit types"), "{input}");
             }
             other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// The input's first error is a type the output lacks (a 512-component vector, as in an
+    /// ESIMD kernel), used by the global section (a pointer to it, a function type taking that)
+    /// and by a kernel the output lacks: all of it goes in one round, and the output's error
+    /// (a clock read at work-group scope, in the kernel both hold) shows in the control. If the
+    /// output still holds one of the type's users, the control is not made.
+    #[test]
+    fn types_the_output_lacks_go_with_their_users() -> std::result::Result<(), String> {
+        let module = |with_a: bool| {
+            let a = |l: &str| if with_a { l.to_string() } else { String::new() };
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpCapability Vector16\nOpCapability ShaderClockKHR\n\
+                 OpExtension \"SPV_KHR_shader_clock\"\nOpMemoryModel Physical64 OpenCL\n\
+                 {}OpEntryPoint Kernel %kb \"b\"\n{}\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%float = OpTypeFloat 32\n\
+                 %void = OpTypeVoid\n%two = OpConstant %uint 2\n{}\
+                 %fn = OpTypeFunction %void\n{}\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                a("OpEntryPoint Kernel %ka \"a\"\n"),
+                a("OpName %v512 \"v512\"\n"),
+                a("%v512 = OpTypeVector %float 512\n%ptr_v = OpTypePointer CrossWorkgroup %v512\n\
+                   %fa = OpTypeFunction %void %ptr_v\n"),
+                a(
+                    "%ka = OpFunction %void None %fa\n%p = OpFunctionParameter %ptr_v\n\
+                   %ea = OpLabel\n%x = OpLoad %v512 %p\nOpReturn\nOpFunctionEnd\n"
+                ),
+            )
+        };
+        let input = assemble(&module(true))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("Illegal number of components")),
+            "{first:?}"
+        );
+        let output = assemble(&module(false))?;
+        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
+        let start = (0..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .ok_or("no function")?;
+        let end = (start..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
+            .ok_or("no function end")?;
+        let mut gone = gone_from(&input, &output);
+        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        match run(&module(false), &module(true), Some(gone.clone()))? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(
+                    output.contains("Scope must be Subgroup or Device"),
+                    "{output}"
+                );
+                assert!(input.contains("Illegal number of components"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
+        // The pointer type still in the output: the vector type cannot go.
+        let pointer = (0..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::TypePointer as u32)
+            .ok_or("no pointer type")?;
+        gone[pointer] = false;
+        match run(&module(false), &module(true), Some(gone)) {
+            Err(e) => assert!(e.contains("does not fail that way"), "{e}"),
+            Ok(other) => return Err(format!("expected a refusal, got {other:?}")),
         }
         Ok(())
     }
