@@ -17,10 +17,13 @@
 //! validates again; where the output holds nothing of a function the error is in (a split
 //! image without that kernel), the function goes whole instead, with its entry points, execution
 //! modes and names, and so does a global-section value or type the output lacks that only such
-//! functions use, with the global instructions built on it (an `OpUndef` of a 16-bit type would
-//! fail as a 16-bit constant does; a type has no `OpUndef`: an ESIMD kernel's 512-component
-//! vector, which spirv-val rejects, goes with its pointer types and the ESIMD functions when a
-//! split SYCL image holds none of them), for at most 16 rounds (`CONTROL_ROUNDS`). If the control fails as the output
+//! functions use, with the global instructions built on it and the functions calling those
+//! functions (an `OpUndef` of a 16-bit type would fail as a 16-bit constant does; a type has no
+//! `OpUndef`: an ESIMD kernel's 512-component vector, which spirv-val rejects, goes with its
+//! pointer types and the ESIMD functions when a split SYCL image holds none of them). Debian's
+//! spirv-val stops at the first Intel alias declaration (`OpAliasDomainDeclINTEL`, written by
+//! llvm-spirv after the names): every one the output lacks goes in that round. At most 16
+//! rounds (`CONTROL_ROUNDS`). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
 //! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
 //! after a definition (DPC++'s images can have one) gets its declarations moved before the
@@ -33,6 +36,7 @@
 //! newer SPIRV-Tools than the system's).
 
 use crate::error::{Error, Result};
+use crate::module::assemble::Section;
 use crate::module::index::Index;
 use crate::module::{inst, Module, HEADER_WORDS};
 use std::io::Write;
@@ -484,7 +488,7 @@ impl Control {
         let functions: Vec<FunctionSpan> = match self.index.function_of(i) {
             Some(f) if whole(f) => vec![(f.start, f.end, f.id)],
             Some(_) => return false,
-            None => match self.global_closure(i, gone) {
+            None => match self.global_closure(&self.seeds(i, gone), gone) {
                 Some((globals, users)) => {
                     for j in globals {
                         self.set_aside.insert(j, None);
@@ -532,29 +536,61 @@ impl Control {
         true
     }
 
-    /// The global-section instructions that use global instruction `i`'s result, directly or
-    /// through one another (a type's pointer, array and function types, the variables of
-    /// those, a constant's composites), `i` first; and the functions that use any of them
-    /// (start, end, id), sorted. `None` when one of them, or one of those functions, is still
-    /// in the output (`gone` false for some instruction), when `i` has no result, or when `i`
-    /// is a value no function uses (left to [`Control::set_aside_form`]'s `OpUndef`).
+    /// What goes with global instruction `i` when it is set aside whole: `i`, or, for an Intel
+    /// alias declaration ([`Section::floats`]), every one the output lacks (a module can hold
+    /// hundreds: one round for all of them, with [`Control::global_closure`]'s fallback to `i`
+    /// alone when they cannot all go).
+    fn seeds(&self, i: usize, gone: &dyn Fn(usize) -> bool) -> Vec<usize> {
+        if !Section::floats(self.opcode(i)) {
+            return vec![i];
+        }
+        let all: Vec<usize> = (0..self.index.globals_end.min(self.module.len()))
+            .filter(|&j| {
+                Section::floats(self.opcode(j)) && gone(j) && !self.set_aside.contains_key(&j)
+            })
+            .collect();
+        if all.contains(&i) && self.global_closure(&all, gone).is_some() {
+            all
+        } else {
+            vec![i]
+        }
+    }
+
+    /// The global-section instructions that use the results of global instructions `seeds`,
+    /// directly or through one another (a type's pointer, array and function types, the
+    /// variables of those, a constant's composites, an alias scope's lists), `seeds` first; and
+    /// the functions that use any of them (start, end, id), sorted. `None` when one of them, or
+    /// one of those functions, is still in the output (`gone` false for some instruction), when
+    /// a seed has no result, or when the seeds are one value no function uses (left to
+    /// [`Control::set_aside_form`]'s `OpUndef`).
     fn global_closure(
         &self,
-        i: usize,
+        seeds: &[usize],
         gone: &dyn Fn(usize) -> bool,
     ) -> Option<(Vec<usize>, Vec<FunctionSpan>)> {
-        let w = self.inst(i);
-        let id = inst::result_id(w)?;
-        let is_value = inst::result_info(inst::opcode(w)).is_some_and(|(ty, _)| ty);
-        let mut ids = std::collections::HashSet::from([id]);
-        let mut globals = vec![i];
-        let mut held = std::collections::HashSet::from([i]);
-        // (The global section defines before it uses but for forward pointers: a walk that
-        // adds nothing ends it.)
+        let mut ids = std::collections::HashSet::new();
+        for &i in seeds {
+            ids.insert(inst::result_id(self.inst(i))?);
+        }
+        let is_value = |i: usize| inst::result_info(self.opcode(i)).is_some_and(|(ty, _)| ty);
+        let mut globals = seeds.to_vec();
+        let mut held: std::collections::HashSet<usize> = seeds.iter().copied().collect();
+        // The global section, and the alias declarations written before the annotations.
+        let globals_end = self.index.globals_end.min(self.module.len());
+        let scope: Vec<usize> = (0..self.index.annotation_end.min(globals_end))
+            .filter(|&j| Section::floats(self.opcode(j)))
+            .chain(self.index.annotation_end..globals_end)
+            .collect();
+        // The functions that use any of them go whole, and so do the functions that call
+        // those (or take their address in the global section). (The global section defines
+        // before it uses but for forward pointers, and calls go any way: a walk that adds
+        // nothing ends it.)
+        let mut users: Vec<FunctionSpan> = Vec::new();
+        let mut held_functions = vec![false; self.index.functions.len()];
         let mut grew = true;
         while grew {
             grew = false;
-            for j in self.index.annotation_end..self.index.globals_end {
+            for &j in &scope {
                 if held.contains(&j) || !self.uses_any(j, &ids) {
                     continue;
                 }
@@ -566,21 +602,23 @@ impl Control {
                 ids.extend(inst::result_id(self.inst(j)));
                 grew = true;
             }
-        }
-        let mut users = Vec::new();
-        for j in self.index.globals_end..self.module.len() {
-            if !self.uses_any(j, &ids) {
-                continue;
+            for (k, f) in self.index.functions.iter().enumerate() {
+                if held_functions[k] || !(f.start..=f.end).any(|j| self.uses_any(j, &ids)) {
+                    continue;
+                }
+                if !(f.start..=f.end).all(gone) {
+                    return None;
+                }
+                held_functions[k] = true;
+                users.push((f.start, f.end, f.id));
+                ids.insert(f.id);
+                grew = true;
             }
-            match self.index.function_of(j) {
-                Some(f) if (f.start..=f.end).all(gone) => users.push((f.start, f.end, f.id)),
-                _ => return None,
-            }
         }
-        if is_value && users.is_empty() {
+        users.sort_unstable();
+        if users.is_empty() && seeds.len() == 1 && is_value(seeds[0]) {
             return None;
         }
-        users.dedup();
         Some((globals, users))
     }
 
@@ -872,10 +910,11 @@ mod tests {
     }
 
     /// The input's first error is a type the output lacks (a 512-component vector, as in an
-    /// ESIMD kernel), used by the global section (a pointer to it, a function type taking that)
-    /// and by a kernel the output lacks: all of it goes in one round, and the output's error
-    /// (a clock read at work-group scope, in the kernel both hold) shows in the control. If the
-    /// output still holds one of the type's users, the control is not made.
+    /// ESIMD kernel), used by the global section (a pointer to it) and by a helper the output
+    /// lacks, which a kernel it lacks calls: all of it goes in one round (the kernel too: its
+    /// call would name a function no longer there), and the output's error (a clock read at
+    /// work-group scope, in the kernel both hold) shows in the control. If the output still
+    /// holds one of the type's users, the control is not made.
     #[test]
     fn types_the_output_lacks_go_with_their_users() -> std::result::Result<(), String> {
         let module = |with_a: bool| {
@@ -892,12 +931,12 @@ mod tests {
                  %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
                 a("OpEntryPoint Kernel %ka \"a\"\n"),
                 a("OpName %v512 \"v512\"\n"),
-                a("%v512 = OpTypeVector %float 512\n%ptr_v = OpTypePointer CrossWorkgroup %v512\n\
-                   %fa = OpTypeFunction %void %ptr_v\n"),
-                a(
-                    "%ka = OpFunction %void None %fa\n%p = OpFunctionParameter %ptr_v\n\
-                   %ea = OpLabel\n%x = OpLoad %v512 %p\nOpReturn\nOpFunctionEnd\n"
-                ),
+                a("%v512 = OpTypeVector %float 512\n%ptr_v = OpTypePointer Function %v512\n"),
+                a("%h = OpFunction %void None %fn\n%eh = OpLabel\n\
+                     %var = OpVariable %ptr_v Function\n%x = OpLoad %v512 %var\n\
+                     OpReturn\nOpFunctionEnd\n\
+                     %ka = OpFunction %void None %fn\n%ea = OpLabel\n\
+                     %r = OpFunctionCall %void %h\nOpReturn\nOpFunctionEnd\n"),
             )
         };
         let input = assemble(&module(true))?;
@@ -910,14 +949,15 @@ mod tests {
         );
         let output = assemble(&module(false))?;
         let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
-        let start = (0..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
-            .ok_or("no function")?;
-        let end = (start..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
-            .ok_or("no function end")?;
+        // (`h` and `a` come before `b`: by words, their `OpReturn` and `OpFunctionEnd` look kept.)
+        let functions: Vec<usize> = (0..m.len())
+            .filter(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .collect();
+        let [start, _, end] = functions[..] else {
+            return Err(format!("{} functions", functions.len()));
+        };
         let mut gone = gone_from(&input, &output);
-        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        gone[start..end].iter_mut().for_each(|g| *g = true);
         match run(&module(false), &module(true), Some(gone.clone()))? {
             Verdict::HiddenInInput { output, input } => {
                 assert!(
@@ -936,6 +976,78 @@ mod tests {
         match run(&module(false), &module(true), Some(gone)) {
             Err(e) => assert!(e.contains("does not fail that way"), "{e}"),
             Ok(other) => return Err(format!("expected a refusal, got {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// Debian's spirv-val stops at the first Intel alias declaration llvm-spirv writes (after
+    /// the names: "must appear in a block"). An output that lacks every declaration, and the
+    /// kernel using them, is compared past them in one round, however many there are (more
+    /// than the rounds a control gets), and shows the output's error (a clock read at
+    /// work-group scope).
+    #[test]
+    fn alias_declarations_the_output_lacks_go_in_one_round() -> std::result::Result<(), String> {
+        let domains = CONTROL_ROUNDS + 4;
+        let module = |with_a: bool| {
+            let a = |l: &str| if with_a { l.to_string() } else { String::new() };
+            let mut declarations = String::new();
+            for d in 0..domains {
+                declarations.push_str(&format!(
+                    "%d{d} = OpAliasDomainDeclINTEL\n%s{d} = OpAliasScopeDeclINTEL %d{d}\n\
+                     %l{d} = OpAliasScopeListDeclINTEL %s{d}\n"
+                ));
+            }
+            let accesses: String = (0..domains)
+                .map(|d| format!("OpStore %p %one Aligned|NoAliasINTELMask 4 %l{d}\n"))
+                .collect();
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpCapability ShaderClockKHR\n{}\
+                 OpExtension \"SPV_KHR_shader_clock\"\n{}OpMemoryModel Physical64 OpenCL\n\
+                 {}OpEntryPoint Kernel %kb \"b\"\nOpName %kb \"b\"\n{}\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%void = OpTypeVoid\n\
+                 %two = OpConstant %uint 2\n%one = OpConstant %uint 1\n\
+                 %ptr = OpTypePointer CrossWorkgroup %uint\n%fn = OpTypeFunction %void\n\
+                 %fa = OpTypeFunction %void %ptr\n{}\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                a("OpCapability MemoryAccessAliasingINTEL\n"),
+                a("OpExtension \"SPV_INTEL_memory_access_aliasing\"\n"),
+                a("OpEntryPoint Kernel %ka \"a\"\n"),
+                a(&declarations),
+                a(&format!(
+                    "%ka = OpFunction %void None %fa\n%p = OpFunctionParameter %ptr\n\
+                     %ea = OpLabel\n{accesses}OpReturn\nOpFunctionEnd\n"
+                )),
+            )
+        };
+        let input = assemble(&module(true))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("AliasDomainDeclINTEL must appear in a block")),
+            "{first:?}"
+        );
+        let output = assemble(&module(false))?;
+        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
+        let start = (0..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .ok_or("no function")?;
+        let end = (start..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
+            .ok_or("no function end")?;
+        let mut gone = gone_from(&input, &output);
+        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        match run(&module(false), &module(true), Some(gone))? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(
+                    output.contains("Scope must be Subgroup or Device"),
+                    "{output}"
+                );
+                assert!(input.contains("must appear in a block"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
         }
         Ok(())
     }
