@@ -10,6 +10,8 @@
 #   scripts/corpus-check.sh --limit 100        the first 100 (sorted by path)
 #   scripts/corpus-check.sh --wheel dpctl-0.22.1 --val changed --mode emulation --jobs 4 ...
 #   scripts/corpus-check.sh --info --val none     spec-link info --json on every module
+#   scripts/corpus-check.sh --split auto --sample 10000   split each module (spec-link's own
+#                                              validation policy; every image read again)
 #   scripts/corpus-check.sh --help             every option (scripts/corpus_check.py)
 #
 # Builds target/release/spec-link first (cargo build --release) unless --no-build is given.

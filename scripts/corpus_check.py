@@ -68,6 +68,7 @@ import time
 
 MARKERS = (b"__sycl_getScalar2020SpecConstantValue", b"__sycl_getComposite2020SpecConstantValue")
 BUG_KINDS = ("panic", "timeout", "crash", "CHANGED", "MARKERS-LEFT", "PARTIAL-OUTPUT", "NO-OUTPUT", "BAD-JSON",
+             "BAD-IMAGE",
              "valid-before-invalid-after")
 
 
@@ -173,9 +174,62 @@ def check_info(path, args):
     return res
 
 
+def check_split(path, args, tmpdir):
+    """`spec-link --split MODE` on one module, with spec-link's validation policy (an image may
+    fail spirv-val only as the module does): split, refused, or a bug. Each image written is
+    read again by spec-link (`IMAGE -o /dev/null --no-validate`: its index checks that every id
+    an instruction uses is defined), so an image that lost a definition shows even where
+    spirv-val cannot check the module."""
+    res = {"path": path}
+    d = tempfile.mkdtemp(dir=tmpdir)
+    table = os.path.join(d, "out.table")
+    try:
+        t0 = time.monotonic()
+        rc, _, err, to = run([args.bin, path, "--split", args.split, "-o", table], args.timeout)
+        res["seconds"] = round(time.monotonic() - t0, 3)
+        res["rc"] = rc
+        files = sorted(os.listdir(d))
+        if "panicked" in err:
+            res["kind"] = "panic"
+            res["message"] = next((l for l in err.splitlines() if "panicked" in l), "")
+        elif to:
+            res["kind"] = "timeout"
+        elif rc == 1:
+            msg = first_error(err).replace(path, "MODULE")
+            # the policy's refusal names spirv-val's error on its next line
+            lines = err.splitlines()
+            if "does not fail that way" in msg and len(lines) > 1:
+                msg += " " + lines[1]
+            res["message"] = msg
+            res["kind"] = "PARTIAL-OUTPUT" if files else "refused"
+            res["norm"] = normalise(msg)
+        elif rc != 0:
+            res["kind"] = "crash"
+            res["message"] = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
+        elif not os.path.exists(table):
+            res["kind"] = "NO-OUTPUT"
+        else:
+            images = [f for f in files if f.endswith(".spv")]
+            res["images"] = len(images)
+            res["kind"] = "split"
+            for image in images:
+                rc2, _, err2, to2 = run([args.bin, os.path.join(d, image), "-o", "/dev/null",
+                                         "--no-validate"], args.timeout)
+                if to2 or rc2 != 0:
+                    res["kind"] = "BAD-IMAGE"
+                    res["message"] = f"{image}: " + (first_error(err2).replace(d, "DIR")
+                                                     if not to2 else "timeout")
+                    break
+        return res
+    finally:
+        shutil.rmtree(d, ignore_errors=True)
+
+
 def check_one(path, args, tmpdir):
     if args.info:
         return check_info(path, args)
+    if args.split:
+        return check_split(path, args, tmpdir)
     res = {"path": path}
     with open(path, "rb") as f:
         data = f.read()
@@ -292,6 +346,9 @@ def main():
     ap.add_argument("--val", default="all", choices=["all", "changed", "none"])
     ap.add_argument("--full", action="store_true",
                     help="index every module (--no-pass-through), not only those with markers")
+    ap.add_argument("--split", choices=["per-kernel", "per-source", "auto", "off"],
+                    help="split each module (`--split MODE`, with spec-link's validation) instead "
+                         "of lowering it; each image is read again by spec-link")
     ap.add_argument("--info", action="store_true",
                     help="run `spec-link info --json` on each module instead of lowering it")
     ap.add_argument("--out", default="corpus/check")
@@ -326,8 +383,9 @@ def main():
     lock = threading.Lock()
     t0 = time.monotonic()
     progress_every = max(1, len(modules) // 20)
+    what = f"split {args.split}" if args.split else f"mode {args.mode}, val {args.val}"
     print(f"checking {len(modules)} of {total_available} modules with {tested_bin} "
-          f"({args.jobs} jobs, {args.timeout:g} s limit, mode {args.mode}, val {args.val})",
+          f"({args.jobs} jobs, {args.timeout:g} s limit, {what})",
           file=sys.stderr, flush=True)
     with open(os.path.join(args.out, "results.jsonl"), "w") as log, \
             concurrent.futures.ThreadPoolExecutor(max_workers=args.jobs) as pool:
@@ -389,19 +447,27 @@ def report(results, args, elapsed, total_available):
                 f"--json`, {args.jobs} jobs, {args.timeout:g} s limit per module, {elapsed:.0f} s wall.\n")
         L.append(f"| described (exit 0, a spec-link-info/1 object) | {kinds['described']} | {pct(kinds['described'])} |")
         L.append(f"| exit 0, not a spec-link-info/1 object (bug) | {kinds['BAD-JSON']} | {pct(kinds['BAD-JSON'])} |")
-    L.append(f"| processed (exit 0, module written) | {processed} | {pct(processed)} |")
-    L.append(f"| · no markers, output byte-identical | {kinds['unchanged']} | {pct(kinds['unchanged'])} |")
-    L.append(f"| · no markers, same instructions (spirv-dis) | {kinds['same-text']} | {pct(kinds['same-text'])} |")
-    L.append(f"| · no markers, instructions CHANGED (bug) | {kinds['CHANGED']} | {pct(kinds['CHANGED'])} |")
-    L.append(f"| · markers lowered ({nsc} spec constants, {nids} SpecIds) | {len(lowered)} | {pct(len(lowered))} |")
-    L.append(f"| · markers left in the output (bug) | {kinds['MARKERS-LEFT']} | {pct(kinds['MARKERS-LEFT'])} |")
+    if args.split:
+        nimg = sum(r.get("images", 0) for r in results if r["kind"] == "split")
+        L[0] = (f"Corpus check: {n} modules (of {total_available} in the corpus), spec-link "
+                f"`--split {args.split}` (with its validation policy), {args.jobs} jobs, "
+                f"{args.timeout:g} s limit per module, {elapsed:.0f} s wall.\n")
+        L.append(f"| split (exit 0, {nimg} images, each read again by spec-link) | {kinds['split']} | {pct(kinds['split'])} |")
+        L.append(f"| an image spec-link cannot read again (bug) | {kinds['BAD-IMAGE']} | {pct(kinds['BAD-IMAGE'])} |")
+    if not args.split:
+        L.append(f"| processed (exit 0, module written) | {processed} | {pct(processed)} |")
+        L.append(f"| · no markers, output byte-identical | {kinds['unchanged']} | {pct(kinds['unchanged'])} |")
+        L.append(f"| · no markers, same instructions (spirv-dis) | {kinds['same-text']} | {pct(kinds['same-text'])} |")
+        L.append(f"| · no markers, instructions CHANGED (bug) | {kinds['CHANGED']} | {pct(kinds['CHANGED'])} |")
+        L.append(f"| · markers lowered ({nsc} spec constants, {nids} SpecIds) | {len(lowered)} | {pct(len(lowered))} |")
+        L.append(f"| · markers left in the output (bug) | {kinds['MARKERS-LEFT']} | {pct(kinds['MARKERS-LEFT'])} |")
     L.append(f"| refused with an error ({len(refusals)} distinct messages) | {kinds['refused']} | {pct(kinds['refused'])} |")
     L.append(f"| output written although refused (bug) | {kinds['PARTIAL-OUTPUT']} | {pct(kinds['PARTIAL-OUTPUT'])} |")
     L.append(f"| exit 0 without output (bug) | {kinds['NO-OUTPUT']} | {pct(kinds['NO-OUTPUT'])} |")
     L.append(f"| panics | {kinds['panic']} | {pct(kinds['panic'])} |")
     L.append(f"| timeouts (> {args.timeout:g} s) | {kinds['timeout']} | {pct(kinds['timeout'])} |")
     L.append(f"| crashes (signal / other exit) | {kinds['crash']} | {pct(kinds['crash'])} |")
-    if args.val != "none":
+    if args.val != "none" and not args.split:
         L.append("")
         L.append("| spirv-val (Debian 2023.1, spec-link's default target env) | modules |")
         L.append("|---|---:|")
@@ -417,7 +483,7 @@ def report(results, args, elapsed, total_available):
 
     # per wheel
     L.append("")
-    val_cols = args.val != "none"
+    val_cols = args.val != "none" and not args.split
     L.append("| corpus folder | modules | processed | refused | bugs |"
              + (" spirv-val valid / invalid / unreadable |" if val_cols else ""))
     L.append("|---|---:|---:|---:|---:|" + ("---|" if val_cols else ""))
@@ -427,7 +493,8 @@ def report(results, args, elapsed, total_available):
     for w in sorted(by_wheel):
         rs = by_wheel[w]
         c = collections.Counter(r["kind"] for r in rs)
-        p = sum(c[k] for k in ("unchanged", "same-text", "CHANGED", "lowered", "MARKERS-LEFT"))
+        p = sum(c[k] for k in ("unchanged", "same-text", "CHANGED", "lowered", "MARKERS-LEFT",
+                               "split", "BAD-IMAGE"))
         b = sum(1 for r in rs if r["kind"] in BUG_KINDS or "kind_val" in r)
         v = collections.Counter(r.get("val_before") for r in rs)
         L.append(f"| {w} | {len(rs)} | {p} | {c['refused']} | {b} |"
