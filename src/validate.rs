@@ -886,9 +886,20 @@ mod tests {
             "{first:?}"
         );
         // (By words, `a`'s `OpReturn` and `OpFunctionEnd` look kept: `b` has the same ones.)
-        let output = assemble(&module(false))?;
-        let mut gone = gone_from(&input, &output);
-        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
+        hidden_without_first_function(&module(false), &module(true), "8- or 16-bit types")
+    }
+
+    /// Checks that `output` (the `input` without its first function and what only that uses)
+    /// is accepted as failing, at the work-group clock read, as `input` does once what `output`
+    /// lacks is set aside; `input` itself first fails with `input_error`.
+    fn hidden_without_first_function(
+        output: &str,
+        input: &str,
+        input_error: &str,
+    ) -> std::result::Result<(), String> {
+        let (out_bytes, in_bytes) = (assemble(output)?, assemble(input)?);
+        let mut gone = gone_from(&in_bytes, &out_bytes);
+        let m = Module::from_bytes(&in_bytes).map_err(|e| e.to_string())?;
         let start = (0..m.len())
             .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
             .ok_or("no function")?;
@@ -896,13 +907,13 @@ mod tests {
             .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
             .ok_or("no function end")?;
         gone[start..=end].iter_mut().for_each(|g| *g = true);
-        match run(&module(false), &module(true), Some(gone))? {
+        match run(output, input, Some(gone))? {
             Verdict::HiddenInInput { output, input } => {
                 assert!(
                     output.contains("Scope must be Subgroup or Device"),
                     "{output}"
                 );
-                assert!(input.contains("8- or 16-bit types"), "{input}");
+                assert!(input.contains(input_error), "{input}");
             }
             other => return Err(format!("expected HiddenInInput, got {other:?}")),
         }
@@ -1029,27 +1040,7 @@ mod tests {
                 .is_some_and(|e| e.contains("AliasDomainDeclINTEL must appear in a block")),
             "{first:?}"
         );
-        let output = assemble(&module(false))?;
-        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
-        let start = (0..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
-            .ok_or("no function")?;
-        let end = (start..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
-            .ok_or("no function end")?;
-        let mut gone = gone_from(&input, &output);
-        gone[start..=end].iter_mut().for_each(|g| *g = true);
-        match run(&module(false), &module(true), Some(gone))? {
-            Verdict::HiddenInInput { output, input } => {
-                assert!(
-                    output.contains("Scope must be Subgroup or Device"),
-                    "{output}"
-                );
-                assert!(input.contains("must appear in a block"), "{input}");
-            }
-            other => return Err(format!("expected HiddenInInput, got {other:?}")),
-        }
-        Ok(())
+        hidden_without_first_function(&module(false), &module(true), "must appear in a block")
     }
 
     #[test]
