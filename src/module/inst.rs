@@ -831,6 +831,57 @@ mod tests {
     /// A decoration no grammar knows takes literal parameters only, as `OpDecorate` and
     /// `OpMemberDecorate` do: the target is the one id, whatever the words after it hold.
     /// DPC++'s internal `HostAccessINTEL` (6147: access, name) takes the fixed layout.
+    /// Every instruction of every testdata module (those up to 256 KiB) that a fixed layout
+    /// takes gives the id positions rspirv's grammar decodes, where the grammar decodes it (an
+    /// instruction it does not know is left to the fixed layout: a decoration of literals). The
+    /// corpus can be checked so too: `SPEC_LINK_LAYOUT_MODULES='/path/**/*.spv'`.
+    #[test]
+    fn fixed_layouts_agree_with_the_grammar_on_real_modules() -> crate::link::testing::TestResult {
+        let given = std::env::var("SPEC_LINK_LAYOUT_MODULES").ok();
+        let pattern = given
+            .clone()
+            .unwrap_or_else(|| concat!(env!("CARGO_MANIFEST_DIR"), "/testdata/**/*.spv").into());
+        let (mut modules, mut checked, mut wrong) = (0, 0usize, Vec::new());
+        for path in glob::glob(&pattern)? {
+            let path = path?;
+            if std::fs::metadata(&path)?.len() > 256 << 10 {
+                continue;
+            }
+            let Ok(module) = crate::module::Module::from_bytes(&std::fs::read(&path)?) else {
+                continue;
+            };
+            modules += 1;
+            for i in 0..module.len() {
+                let words = module.original(i);
+                let mut fixed = Vec::new();
+                if !visit_fixed_use_positions(words, |p| fixed.push(p)) {
+                    continue;
+                }
+                let Some(decoded) = decoded_use_positions(words) else {
+                    continue;
+                };
+                checked += 1;
+                if fixed != decoded && wrong.len() < 10 {
+                    wrong.push(format!(
+                        "{}: {words:?}: {fixed:?}, grammar {decoded:?}",
+                        path.display()
+                    ));
+                }
+            }
+        }
+        let (least_modules, least_checked) = if given.is_some() {
+            (1, 1)
+        } else {
+            (1000, 100_000)
+        };
+        assert!(
+            modules >= least_modules && checked >= least_checked,
+            "{modules} modules, {checked} instructions"
+        );
+        assert!(wrong.is_empty(), "{}", wrong.join("\n"));
+        Ok(())
+    }
+
     /// The memory operands that take ids (`MakePointerAvailable`'s scope, the Intel alias
     /// scope lists of llvm-spirv's `SPV_INTEL_memory_access_aliasing`) are ids used; `Aligned`'s
     /// alignment is not.
