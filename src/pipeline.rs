@@ -464,12 +464,17 @@ fn validate_output(
     // Which instructions of input `k` lowering removed or rewrote (asked only when the output
     // fails as no input does): a single input was lowered in place; each of several is lowered
     // alone for this (a linked output's ids are not the inputs').
+    // (An input passed through unchanged lost nothing: its control can still differ from it,
+    // by the extensions other inputs bring.)
     let gone = |output: &ModuleOutput, same_ids: bool| match &output.0 {
         OutputRepr::Edited(m, _) => Some(validate::Lowered {
             gone: (0..m.len()).map(|i| !m.survives(i)).collect(),
             same_ids,
         }),
-        _ => None,
+        OutputRepr::Unchanged(_) | OutputRepr::Streamed(_) => Some(validate::Lowered {
+            gone: Vec::new(),
+            same_ids,
+        }),
     };
     let mut lowered = |k: usize| -> Option<validate::Lowered> {
         if inputs.len() == 1 {

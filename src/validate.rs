@@ -23,7 +23,8 @@
 //! pointer types and the ESIMD functions when a split SYCL image holds none of them). Debian's
 //! spirv-val stops at the first Intel alias declaration (`OpAliasDomainDeclINTEL`, written by
 //! llvm-spirv after the names): every one the output lacks goes in that round. At most 16
-//! rounds (`CONTROL_ROUNDS`). If the control fails as the output
+//! rounds (`CONTROL_ROUNDS`). The control declares the extensions the output declares (a linked
+//! input may fail for want of one another input brings; an extension only allows more). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
 //! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
 //! after a definition (DPC++'s images can have one) gets its declarations moved before the
@@ -261,7 +262,8 @@ pub fn check(
         let first = first_line(&in_err);
         if control_fails_as(
             inputs[k],
-            lowered.same_ids.then_some(output),
+            output,
+            lowered.same_ids,
             in_err,
             &error_key(&out_err),
             &|i| lowered.gone.get(i).copied().unwrap_or(false),
@@ -307,6 +309,8 @@ struct Control {
     set_aside: std::collections::HashMap<usize, Option<Vec<u32>>>,
     /// Function declarations are written before the definitions (the logical layout).
     declarations_first: bool,
+    /// `OpExtension`s the control declares after the input's own (see [`control_fails_as`]).
+    extensions: Vec<Vec<u32>>,
 }
 
 /// A function's first and last instruction and its id.
@@ -325,6 +329,7 @@ impl Control {
             index,
             set_aside: Default::default(),
             declarations_first: false,
+            extensions: Vec::new(),
         })
     }
 
@@ -399,14 +404,22 @@ impl Control {
     }
 
     /// The control module as bytes, and the input instruction each of its instructions comes
-    /// from. An `OpEntryPoint` loses the interface ids of instructions set aside (an `OpUndef`
+    /// from (`usize::MAX` for the extensions it adds). An `OpEntryPoint` loses the interface ids of instructions set aside (an `OpUndef`
     /// is no interface).
     fn materialise(&self) -> (Vec<u8>, Vec<usize>) {
         let mut words = self.module.original_words()[..HEADER_WORDS].to_vec();
         let mut origin = Vec::with_capacity(self.module.len());
         let set_aside = |d: usize| self.set_aside.contains_key(&d);
+        let mut extensions = Some(&self.extensions);
         for i in self.order() {
             let w = self.inst(i);
+            if !inst::is(w, spirv::Op::Capability) && !inst::is(w, spirv::Op::Extension) {
+                // (Instructions the input does not hold come from no input instruction.)
+                for e in extensions.take().into_iter().flatten() {
+                    words.extend_from_slice(e);
+                    origin.push(usize::MAX);
+                }
+            }
             match self.set_aside.get(&i) {
                 Some(None) => continue,
                 Some(Some(w)) => words.extend_from_slice(w),
@@ -659,12 +672,27 @@ impl Control {
     }
 }
 
+/// The `OpExtension` instructions of `module` (before its memory model), as words.
+fn extensions(module: &Module) -> Vec<Vec<u32>> {
+    (0..module.len())
+        .map(|i| module.original(i))
+        .take_while(|w| !inst::is(w, spirv::Op::MemoryModel))
+        .filter(|w| inst::is(w, spirv::Op::Extension))
+        .map(<[u32]>::to_vec)
+        .collect()
+}
+
 /// Whether the control module of `input` (see the module docs) fails with the error `out_key`
 /// (an [`error_key`]), starting from the input's own error `in_err`; and `output`, when it has
-/// the input's ids, uses no id whose definition in the input it lost.
+/// the input's ids (`same_ids`), uses no id whose definition in the input it lost.
+///
+/// The control declares the extensions `output` declares and `input` does not (linking merges
+/// the inputs' extensions: an input that fails for want of an extension another input declares
+/// fails no more so once linked; an extension only allows more).
 fn control_fails_as(
     input: &[u8],
-    output: Option<&[u8]>,
+    output: &[u8],
+    same_ids: bool,
     mut in_err: String,
     out_key: &str,
     gone: &dyn Fn(usize) -> bool,
@@ -673,16 +701,29 @@ fn control_fails_as(
     let Some(mut control) = Control::new(input) else {
         return Ok(false);
     };
-    if let Some(output) = output {
-        let Ok(output) = Module::from_bytes(output) else {
-            return Ok(false);
-        };
+    let Ok(output) = Module::from_bytes(output) else {
+        return Ok(false);
+    };
+    if same_ids {
         let input = control.module.original_words();
         if !inst::dangling_uses(input, output.original_words()).is_empty() {
             return Ok(false);
         }
     }
+    control.extensions = extensions(&output)
+        .into_iter()
+        .filter(|e| !extensions(&control.module).contains(e))
+        .collect();
     let mut origin: Vec<usize> = (0..control.module.len()).collect();
+    if !control.extensions.is_empty() {
+        let (bytes, from) = control.materialise();
+        origin = from;
+        match spirv_val(&bytes, target_env)? {
+            None => return Ok(false),
+            Some(e) if error_key(&e) == out_key => return Ok(true),
+            Some(e) => in_err = e,
+        }
+    }
     for _ in 0..CONTROL_ROUNDS {
         if in_err.contains(DECLARATION_AFTER_DEFINITION) && !control.declarations_first {
             control.declarations_first = true;
@@ -1041,6 +1082,49 @@ mod tests {
             "{first:?}"
         );
         hidden_without_first_function(&module(false), &module(true), "must appear in a block")
+    }
+
+    /// A linked input that fails for want of an extension another input declares: the output
+    /// declares it, and its error (a clock read at work-group scope) is compared with the
+    /// input's control, which declares it too.
+    #[test]
+    fn extensions_of_the_output_are_the_controls() -> std::result::Result<(), String> {
+        let module = |extension: bool| {
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpCapability FPFastMathModeINTEL\nOpCapability ShaderClockKHR\n\
+                 OpExtension \"SPV_KHR_shader_clock\"\n{}OpMemoryModel Physical64 OpenCL\n\
+                 OpEntryPoint Kernel %kb \"b\"\n\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%void = OpTypeVoid\n\
+                 %two = OpConstant %uint 2\n%fn = OpTypeFunction %void\n\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                if extension {
+                    "OpExtension \"SPV_INTEL_fp_fast_math_mode\"\n"
+                } else {
+                    ""
+                }
+            )
+        };
+        let input = assemble(&module(false))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("SPV_INTEL_fp_fast_math_mode")),
+            "{first:?}"
+        );
+        match run(&module(true), &module(false), Some(Vec::new()))? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(
+                    output.contains("Scope must be Subgroup or Device"),
+                    "{output}"
+                );
+                assert!(input.contains("SPV_INTEL_fp_fast_math_mode"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
+        Ok(())
     }
 
     #[test]
