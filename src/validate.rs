@@ -23,8 +23,12 @@
 //! pointer types and the ESIMD functions when a split SYCL image holds none of them). Debian's
 //! spirv-val stops at the first Intel alias declaration (`OpAliasDomainDeclINTEL`, written by
 //! llvm-spirv after the names): every one the output lacks goes in that round. At most 16
-//! rounds (`CONTROL_ROUNDS`). The control declares the extensions the output declares (a linked
-//! input may fail for want of one another input brings; an extension only allows more). If the control fails as the output
+//! rounds (`CONTROL_ROUNDS`). An error at an instruction the output holds that names an entry
+//! point the output lacks (an interface that does not list a global its kernel uses: spirv-val
+//! names the module's first such kernel, a per-kernel image's is another) takes every entry
+//! point the output lacks, with its function, when the output holds none of it. The control
+//! declares the extensions the output declares (a linked input may fail for want of one another
+//! input brings; an extension only allows more). If the control fails as the output
 //! does, the output is accepted with a warning; if it passes, stops at an instruction lowering
 //! kept, or cannot be set aside, the run fails. An input whose error is a function declaration
 //! after a definition (DPC++'s images can have one) gets its declarations moved before the
@@ -293,6 +297,14 @@ fn error_instruction(msg: &str) -> Option<usize> {
     n.checked_sub(1)
 }
 
+/// The entry point a spirv-val message's first error names (`… entry point 'NAME' id <N> …`).
+fn error_entry_point(msg: &str) -> Option<u32> {
+    let first = msg.lines().find(|l| l.contains("error"))?;
+    let (_, after) = first.split_once("entry point '")?;
+    let (_, id) = after.split_once("' id <")?;
+    id.split('>').next()?.parse().ok()
+}
+
 /// OpDecorate, OpMemberDecorate, OpDecorateId, OpDecorateString, OpMemberDecorateString.
 fn is_decoration(op: u32) -> bool {
     matches!(op, 71 | 72 | 332 | 5632 | 5633)
@@ -449,11 +461,40 @@ impl Control {
         let Some(&i) = error_instruction(err).and_then(|k| origin.get(k)) else {
             return false;
         };
-        if !gone(i) || self.set_aside.contains_key(&i) {
-            return false;
-        }
         // (What goes whole takes nothing else of its opcode with it.)
-        let whole = self.set_aside_whole(i, gone);
+        let whole = if gone(i) {
+            if self.set_aside.contains_key(&i) {
+                return false;
+            }
+            self.set_aside_whole(i, gone)
+        } else {
+            // An error at an instruction the output holds, about an entry point it lacks (an
+            // interface that does not list a global its kernel uses: the output's own kernel
+            // may come later) goes with that entry point's function, when the output holds
+            // none of it, and so do all the entry points the output lacks so.
+            let start_of = |id: u32| {
+                self.index
+                    .function_by_id
+                    .get(&id)
+                    .and_then(|&k| self.index.functions.get(k).map(|f| f.start))
+            };
+            let named = error_entry_point(err).and_then(start_of);
+            let others: Vec<usize> = (self.index.entry_points.iter())
+                .filter_map(|&e| self.inst(e).get(2).copied().and_then(start_of))
+                .collect();
+            let Some(named) = named else {
+                return false;
+            };
+            if self.set_aside.contains_key(&named) || !self.set_aside_whole(named, gone) {
+                return false;
+            }
+            for start in others {
+                if !self.set_aside.contains_key(&start) {
+                    self.set_aside_whole(start, gone);
+                }
+            }
+            true
+        };
         if !whole {
             let Some(form) = self.set_aside_form(i, gone) else {
                 return false;
@@ -1121,6 +1162,55 @@ mod tests {
                     "{output}"
                 );
                 assert!(input.contains("SPV_INTEL_fp_fast_math_mode"), "{input}");
+            }
+            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+        }
+        Ok(())
+    }
+
+    /// Both kernels use a global their interfaces do not list (SPIR-V 1.4): spirv-val names the
+    /// first, `a`, in the input, and `b` in an output that holds `b` alone (a per-kernel split
+    /// image). The entry points the output lacks go, and the control names `b` too.
+    #[test]
+    fn entry_points_the_output_lacks_go_with_their_errors() -> std::result::Result<(), String> {
+        let module = |with_a: bool| {
+            let a = |l: &str| if with_a { l.to_string() } else { String::new() };
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpMemoryModel Physical64 OpenCL\n{}OpEntryPoint Kernel %20 \"b\"\n\
+                 %1 = OpTypeInt 32 0\n%2 = OpTypeVoid\n%3 = OpTypePointer CrossWorkgroup %1\n\
+                 %4 = OpVariable %3 CrossWorkgroup\n%5 = OpTypeFunction %2\n{}\
+                 %20 = OpFunction %2 None %5\n%21 = OpLabel\n%22 = OpLoad %1 %4\n\
+                 OpReturn\nOpFunctionEnd\n",
+                a("OpEntryPoint Kernel %10 \"a\"\n"),
+                a(
+                    "%10 = OpFunction %2 None %5\n%11 = OpLabel\n%12 = OpLoad %1 %4\n\
+                   OpReturn\nOpFunctionEnd\n"
+                ),
+            )
+        };
+        let input = assemble(&module(true))?;
+        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first
+                .as_deref()
+                .is_some_and(|e| e.contains("entry point 'a'")),
+            "{first:?}"
+        );
+        let output = assemble(&module(false))?;
+        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
+        let start = (0..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .ok_or("no function")?;
+        let end = (start..m.len())
+            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
+            .ok_or("no function end")?;
+        let mut gone = gone_from(&input, &output);
+        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        match run(&module(false), &module(true), Some(gone))? {
+            Verdict::HiddenInInput { output, input } => {
+                assert!(output.contains("entry point 'b'"), "{output}");
+                assert!(input.contains("entry point 'a'"), "{input}");
             }
             other => return Err(format!("expected HiddenInInput, got {other:?}")),
         }
