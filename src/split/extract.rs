@@ -34,7 +34,7 @@ use crate::module::inst;
 use crate::module::Module;
 use spirv::{LinkageType, Op};
 
-/// Marks an [`Extracted::origin`] entry whose instruction the image holds changed.
+/// Marks an `origin` entry of [`Extracted::Assembled`] whose instruction the image holds changed.
 pub(crate) const CHANGED: u32 = 1 << 31;
 
 /// What one image is made of.
@@ -423,7 +423,7 @@ struct Reached {
 
 /// One instruction of an image.
 struct Piece {
-    /// See [`Extracted::origin`].
+    /// See `origin` of [`Extracted::Assembled`].
     origin: u32,
     /// The module's instruction it is (`built` false), or where its words start in
     /// [`ImageSlots::scratch`] (`built` true).

@@ -41,7 +41,7 @@ pub struct SplitOptions {
     /// The inputs' property sets (`--input-prop`), in input order (may be shorter).
     pub input_props: Vec<Vec<PropertySet>>,
     /// Where the bfloat16 device library's SPIR-V files are (`--device-lib-dir`): when the code
-    /// uses the library, its images are appended (see [`devicelib`]).
+    /// uses the library, its images are appended (see the `devicelib` module).
     pub device_lib_dir: Option<std::path::PathBuf>,
 }
 
