@@ -959,47 +959,68 @@ mod tests {
                 ),
             )
         };
-        let input = assemble(&module(true))?;
-        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
-        assert!(
-            first
-                .as_deref()
-                .is_some_and(|e| e.contains("8- or 16-bit types")),
-            "{first:?}"
-        );
-        // (By words, `a`'s `OpReturn` and `OpFunctionEnd` look kept: `b` has the same ones.)
-        hidden_without_first_function(&module(false), &module(true), "8- or 16-bit types")
+        fails_first_with(&module(true), "8- or 16-bit types")?;
+        let gone = gone_with_functions(&module(false), &module(true), 1)?;
+        expect_hidden(
+            &module(false),
+            &module(true),
+            gone,
+            CLOCK,
+            "8- or 16-bit types",
+        )
     }
 
-    /// Checks that `output` (the `input` without its first function and what only that uses)
-    /// is accepted as failing, at the work-group clock read, as `input` does once what `output`
-    /// lacks is set aside; `input` itself first fails with `input_error`.
-    fn hidden_without_first_function(
+    /// spirv-val's error for the clock read at work-group scope the tests' kernel `b` makes.
+    const CLOCK: &str = "Scope must be Subgroup or Device";
+
+    /// Checks that `module` fails spirv-val first with `error` (a test's premise).
+    fn fails_first_with(module: &str, error: &str) -> std::result::Result<(), String> {
+        let first = spirv_val(&assemble(module)?, "spv1.4").map_err(|e| e.to_string())?;
+        assert!(
+            first.as_deref().is_some_and(|e| e.contains(error)),
+            "{first:?}"
+        );
+        Ok(())
+    }
+
+    /// What `output` lacks of `input` ([`gone_from`]), and the first `functions` functions of
+    /// `input` whole (by words, their `OpReturn` and `OpFunctionEnd` look kept: the kernel
+    /// both hold has the same ones).
+    fn gone_with_functions(
         output: &str,
         input: &str,
-        input_error: &str,
-    ) -> std::result::Result<(), String> {
+        functions: usize,
+    ) -> std::result::Result<Vec<bool>, String> {
         let (out_bytes, in_bytes) = (assemble(output)?, assemble(input)?);
         let mut gone = gone_from(&in_bytes, &out_bytes);
         let m = Module::from_bytes(&in_bytes).map_err(|e| e.to_string())?;
-        let start = (0..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
-            .ok_or("no function")?;
-        let end = (start..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
-            .ok_or("no function end")?;
-        gone[start..=end].iter_mut().for_each(|g| *g = true);
+        let starts: Vec<usize> = (0..m.len())
+            .filter(|&i| m.opcode(i) == spirv::Op::Function as u32)
+            .collect();
+        let (Some(&start), Some(&end)) = (starts.first(), starts.get(functions)) else {
+            return Err(format!("{} functions", starts.len()));
+        };
+        gone[start..end].iter_mut().for_each(|g| *g = true);
+        Ok(gone)
+    }
+
+    /// Checks that the policy accepts `output`, failing with `output_error`, as `input` does
+    /// once what `gone` says is set aside; `input` itself fails first with `input_error`.
+    fn expect_hidden(
+        output: &str,
+        input: &str,
+        gone: Vec<bool>,
+        output_error: &str,
+        input_error: &str,
+    ) -> std::result::Result<(), String> {
         match run(output, input, Some(gone))? {
             Verdict::HiddenInInput { output, input } => {
-                assert!(
-                    output.contains("Scope must be Subgroup or Device"),
-                    "{output}"
-                );
+                assert!(output.contains(output_error), "{output}");
                 assert!(input.contains(input_error), "{input}");
+                Ok(())
             }
-            other => return Err(format!("expected HiddenInInput, got {other:?}")),
+            other => Err(format!("expected HiddenInInput, got {other:?}")),
         }
-        Ok(())
     }
 
     /// The input's first error is a type the output lacks (a 512-component vector, as in an
@@ -1032,36 +1053,19 @@ mod tests {
                      %r = OpFunctionCall %void %h\nOpReturn\nOpFunctionEnd\n"),
             )
         };
-        let input = assemble(&module(true))?;
-        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
-        assert!(
-            first
-                .as_deref()
-                .is_some_and(|e| e.contains("Illegal number of components")),
-            "{first:?}"
-        );
-        let output = assemble(&module(false))?;
-        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
-        // (`h` and `a` come before `b`: by words, their `OpReturn` and `OpFunctionEnd` look kept.)
-        let functions: Vec<usize> = (0..m.len())
-            .filter(|&i| m.opcode(i) == spirv::Op::Function as u32)
-            .collect();
-        let [start, _, end] = functions[..] else {
-            return Err(format!("{} functions", functions.len()));
-        };
-        let mut gone = gone_from(&input, &output);
-        gone[start..end].iter_mut().for_each(|g| *g = true);
-        match run(&module(false), &module(true), Some(gone.clone()))? {
-            Verdict::HiddenInInput { output, input } => {
-                assert!(
-                    output.contains("Scope must be Subgroup or Device"),
-                    "{output}"
-                );
-                assert!(input.contains("Illegal number of components"), "{input}");
-            }
-            other => return Err(format!("expected HiddenInInput, got {other:?}")),
-        }
+        let components = "Illegal number of components";
+        fails_first_with(&module(true), components)?;
+        // (`h` and `a` come before `b`.)
+        let mut gone = gone_with_functions(&module(false), &module(true), 2)?;
+        expect_hidden(
+            &module(false),
+            &module(true),
+            gone.clone(),
+            CLOCK,
+            components,
+        )?;
         // The pointer type still in the output: the vector type cannot go.
+        let m = Module::from_bytes(&assemble(&module(true))?).map_err(|e| e.to_string())?;
         let pointer = (0..m.len())
             .find(|&i| m.opcode(i) == spirv::Op::TypePointer as u32)
             .ok_or("no pointer type")?;
@@ -1114,15 +1118,10 @@ mod tests {
                 )),
             )
         };
-        let input = assemble(&module(true))?;
-        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
-        assert!(
-            first
-                .as_deref()
-                .is_some_and(|e| e.contains("AliasDomainDeclINTEL must appear in a block")),
-            "{first:?}"
-        );
-        hidden_without_first_function(&module(false), &module(true), "must appear in a block")
+        let layout = "AliasDomainDeclINTEL must appear in a block";
+        fails_first_with(&module(true), layout)?;
+        let gone = gone_with_functions(&module(false), &module(true), 1)?;
+        expect_hidden(&module(false), &module(true), gone, CLOCK, layout)
     }
 
     /// A linked input that fails for want of an extension another input declares: the output
@@ -1147,25 +1146,9 @@ mod tests {
                 }
             )
         };
-        let input = assemble(&module(false))?;
-        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
-        assert!(
-            first
-                .as_deref()
-                .is_some_and(|e| e.contains("SPV_INTEL_fp_fast_math_mode")),
-            "{first:?}"
-        );
-        match run(&module(true), &module(false), Some(Vec::new()))? {
-            Verdict::HiddenInInput { output, input } => {
-                assert!(
-                    output.contains("Scope must be Subgroup or Device"),
-                    "{output}"
-                );
-                assert!(input.contains("SPV_INTEL_fp_fast_math_mode"), "{input}");
-            }
-            other => return Err(format!("expected HiddenInInput, got {other:?}")),
-        }
-        Ok(())
+        let missing = "SPV_INTEL_fp_fast_math_mode";
+        fails_first_with(&module(false), missing)?;
+        expect_hidden(&module(true), &module(false), Vec::new(), CLOCK, missing)
     }
 
     /// Both kernels use a global their interfaces do not list (SPIR-V 1.4): spirv-val names the
@@ -1189,32 +1172,15 @@ mod tests {
                 ),
             )
         };
-        let input = assemble(&module(true))?;
-        let first = spirv_val(&input, "spv1.4").map_err(|e| e.to_string())?;
-        assert!(
-            first
-                .as_deref()
-                .is_some_and(|e| e.contains("entry point 'a'")),
-            "{first:?}"
-        );
-        let output = assemble(&module(false))?;
-        let m = Module::from_bytes(&input).map_err(|e| e.to_string())?;
-        let start = (0..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::Function as u32)
-            .ok_or("no function")?;
-        let end = (start..m.len())
-            .find(|&i| m.opcode(i) == spirv::Op::FunctionEnd as u32)
-            .ok_or("no function end")?;
-        let mut gone = gone_from(&input, &output);
-        gone[start..=end].iter_mut().for_each(|g| *g = true);
-        match run(&module(false), &module(true), Some(gone))? {
-            Verdict::HiddenInInput { output, input } => {
-                assert!(output.contains("entry point 'b'"), "{output}");
-                assert!(input.contains("entry point 'a'"), "{input}");
-            }
-            other => return Err(format!("expected HiddenInInput, got {other:?}")),
-        }
-        Ok(())
+        fails_first_with(&module(true), "entry point 'a'")?;
+        let gone = gone_with_functions(&module(false), &module(true), 1)?;
+        expect_hidden(
+            &module(false),
+            &module(true),
+            gone,
+            "entry point 'b'",
+            "entry point 'a'",
+        )
     }
 
     #[test]
