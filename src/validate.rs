@@ -542,7 +542,7 @@ impl Control {
         let functions: Vec<FunctionSpan> = match self.index.function_of(i) {
             Some(f) if whole(f) => vec![(f.start, f.end, f.id)],
             Some(_) => return false,
-            None => match self.global_closure(&self.seeds(i, gone), gone) {
+            None => match self.closure_of(i, gone) {
                 Some((globals, users)) => {
                     for j in globals {
                         self.set_aside.insert(j, None);
@@ -590,30 +590,33 @@ impl Control {
         true
     }
 
-    /// What goes with global instruction `i` when it is set aside whole: `i`, or, for an Intel
-    /// alias declaration ([`Section::floats`]), every one the output lacks (a module can hold
-    /// hundreds: one round for all of them, with [`Control::global_closure`]'s fallback to `i`
-    /// alone when they cannot all go).
-    fn seeds(&self, i: usize, gone: &dyn Fn(usize) -> bool) -> Vec<usize> {
-        if !Section::floats(self.opcode(i)) {
-            return vec![i];
+    /// What goes with global instruction `i` when it is set aside whole
+    /// ([`Control::global_closure`] of `i`); for an Intel alias declaration
+    /// ([`Section::floats`]), of every one the output lacks when they can all go (a module can
+    /// hold hundreds: one round for all of them).
+    fn closure_of(
+        &self,
+        i: usize,
+        gone: &dyn Fn(usize) -> bool,
+    ) -> Option<(Vec<usize>, Vec<FunctionSpan>)> {
+        if Section::floats(self.opcode(i)) {
+            let all: Vec<usize> = (0..self.index.globals_end.min(self.module.len()))
+                .filter(|&j| {
+                    Section::floats(self.opcode(j)) && gone(j) && !self.set_aside.contains_key(&j)
+                })
+                .collect();
+            // (`i` is one of them: it is gone and not set aside yet.)
+            if let Some(closure) = self.global_closure(&all, gone) {
+                return Some(closure);
+            }
         }
-        let all: Vec<usize> = (0..self.index.globals_end.min(self.module.len()))
-            .filter(|&j| {
-                Section::floats(self.opcode(j)) && gone(j) && !self.set_aside.contains_key(&j)
-            })
-            .collect();
-        if all.contains(&i) && self.global_closure(&all, gone).is_some() {
-            all
-        } else {
-            vec![i]
-        }
+        self.global_closure(&[i], gone)
     }
 
     /// The global-section instructions that use the results of global instructions `seeds`,
     /// directly or through one another (a type's pointer, array and function types, the
-    /// variables of those, a constant's composites, an alias scope's lists), `seeds` first; and
-    /// the functions that use any of them (start, end, id), sorted. `None` when one of them, or
+    /// variables of those, a constant's composites, an alias scope's lists), `seeds` among them;
+    /// and the functions that use any of them (start, end, id), sorted. `None` when one of them, or
     /// one of those functions, is still in the output (`gone` false for some instruction), when
     /// a seed has no result, or when the seeds are one value no function uses (left to
     /// [`Control::set_aside_form`]'s `OpUndef`).
@@ -627,8 +630,7 @@ impl Control {
             ids.insert(inst::result_id(self.inst(i))?);
         }
         let is_value = |i: usize| inst::result_info(self.opcode(i)).is_some_and(|(ty, _)| ty);
-        let mut globals = seeds.to_vec();
-        let mut held: std::collections::HashSet<usize> = seeds.iter().copied().collect();
+        let mut globals: std::collections::HashSet<usize> = seeds.iter().copied().collect();
         // The global section, and the alias declarations written before the annotations.
         let globals_end = self.index.globals_end.min(self.module.len());
         let scope: Vec<usize> = (0..self.index.annotation_end.min(globals_end))
@@ -645,14 +647,13 @@ impl Control {
         while grew {
             grew = false;
             for &j in &scope {
-                if held.contains(&j) || !self.uses_any(j, &ids) {
+                if globals.contains(&j) || !self.uses_any(j, &ids) {
                     continue;
                 }
                 if !gone(j) {
                     return None;
                 }
-                held.insert(j);
-                globals.push(j);
+                globals.insert(j);
                 ids.extend(inst::result_id(self.inst(j)));
                 grew = true;
             }
@@ -673,7 +674,7 @@ impl Control {
         if users.is_empty() && seeds.len() == 1 && is_value(seeds[0]) {
             return None;
         }
-        Some((globals, users))
+        Some((globals.into_iter().collect(), users))
     }
 
     /// Whether instruction `j` uses one of `ids`.

@@ -15,7 +15,7 @@
 use super::error::LinkError;
 use super::{LinkInput, Linker};
 use crate::error::{Error, Result};
-use crate::module::assemble::Sections;
+use crate::module::assemble::Section;
 use crate::module::inst;
 use spirv::Op;
 
@@ -35,7 +35,6 @@ pub(super) fn add_input(linker: &mut Linker, input: &LinkInput) -> Result<()> {
     linker.versions.push(input.module.version());
     linker.generator.get_or_insert(input.module.generator());
     let first_function = input.index.globals_end;
-    let mut sections = Sections::default();
     let mut uses: Vec<usize> = Vec::new();
     for i in 0..input.module.len() {
         let Some(w) = input.module.inst(i) else {
@@ -71,7 +70,9 @@ pub(super) fn add_input(linker: &mut Linker, input: &LinkInput) -> Result<()> {
         for &p in uses.iter().chain(result_pos.iter()) {
             words[p] = words[p].wrapping_add(base);
         }
-        linker.sections.push(sections.next(op, i >= first_function));
+        linker
+            .sections
+            .push(Section::in_module(input.module, i, i >= first_function));
     }
     Ok(())
 }

@@ -75,30 +75,28 @@ impl Section {
     /// before the functions: the Intel alias declarations (`SPV_INTEL_memory_access_aliasing`:
     /// `OpAliasDomainDeclINTEL`, `OpAliasScopeDeclINTEL`, `OpAliasScopeListDeclINTEL`), which
     /// llvm-spirv writes after the debug names and LLVM's SPIR-V backend among the types. Such
-    /// an instruction stays in the section of the one before it ([`Sections`]).
+    /// an instruction stays in the section of the one before it ([`Section::in_module`]).
     pub fn floats(op: u32) -> bool {
         (5911..=5913).contains(&op)
     }
-}
 
-/// The sections of a module's instructions, read in order: [`Section::of`], but an
-/// instruction that [`Section::floats`] takes the section of the one before it (the global
-/// section when it is the first).
-#[derive(Default)]
-pub struct Sections {
-    last: Option<Section>,
-}
-
-impl Sections {
-    /// The section of the next instruction, of opcode `op`.
-    pub fn next(&mut self, op: u32, in_functions: bool) -> Section {
-        let section = if !in_functions && Section::floats(op) {
-            self.last.unwrap_or(Section::Global)
+    /// The section of `module`'s instruction `i` (`in_functions`: it comes after the module's
+    /// first `OpFunction`): [`Section::of`], but one that [`Section::floats`] takes the section
+    /// of the instruction before it (the global section when it is the first).
+    pub fn in_module(module: &Module, i: usize, in_functions: bool) -> Section {
+        if in_functions {
+            return Section::Function;
+        }
+        let mut j = i;
+        while j > 0 && Section::floats(module.opcode(j)) {
+            j -= 1;
+        }
+        let op = module.opcode(j);
+        if Section::floats(op) {
+            Section::Global
         } else {
-            Section::of(op, in_functions)
-        };
-        self.last = Some(section);
-        section
+            Section::of(op, false)
+        }
     }
 }
 
@@ -212,12 +210,10 @@ pub struct ModuleSlots<'a> {
 impl<'a> ModuleSlots<'a> {
     pub fn new(module: &'a Module) -> Self {
         let mut in_functions = false;
-        let mut walk = Sections::default();
         let sections = (0..module.len())
             .map(|i| {
-                let op = module.opcode(i);
-                in_functions |= op == Op::Function as u32;
-                walk.next(op, in_functions)
+                in_functions |= module.opcode(i) == Op::Function as u32;
+                Section::in_module(module, i, in_functions)
             })
             .collect();
         ModuleSlots { module, sections }

@@ -13,7 +13,7 @@
 //! logical layout, the functions without a body first. The Intel alias declarations
 //! (`OpAlias*DeclINTEL`, which llvm-spirv writes after the names) are global definitions
 //! wherever they are, and stay in the section the module has them in
-//! ([`crate::module::assemble::Sections`]). Ids are not renumbered: the bound stays the
+//! ([`Section::in_module`]). Ids are not renumbered: the bound stays the
 //! module's.
 //!
 //! The last image of a split ([`ImagePlan::last`]) that would hold every instruction of the
@@ -300,7 +300,7 @@ impl<'a> Extractor<'a> {
         // The logical layout keeps them in order (see `assemble`): the sections of the
         // instructions before the functions never go back, and the functions without a body
         // come first.
-        let section = |i: usize| section_before_functions(module, i);
+        let section = |i: usize| Section::in_module(module, i, false);
         every
             && kept.next().is_none()
             && (1..index.globals_end).all(|i| section(i - 1) <= section(i))
@@ -326,7 +326,7 @@ impl<'a> Extractor<'a> {
     fn push_global(&self, i: usize, declared: &IdSet<u32>, image: &mut ImageSlots<'_>) {
         let Some(w) = self.module.inst(i) else { return };
         let op = inst::opcode(w);
-        let section = section_before_functions(self.module, i);
+        let section = Section::in_module(self.module, i, false);
         if let Some(step) = group_decoration_step(op) {
             let kept: Vec<u32> = w[2..]
                 .chunks(step)
@@ -382,22 +382,6 @@ fn merged<'a>(a: &'a [u32], b: &'a [u32]) -> impl Iterator<Item = u32> + 'a {
         (Some(_), _) => a.next(),
         (None, _) => b.next(),
     })
-}
-
-/// The section of the module's instruction `i`, before the functions, as
-/// [`crate::module::assemble::Sections`] gives it: one that [`Section::floats`] stays in the
-/// section of the instruction before it.
-fn section_before_functions(module: &Module, i: usize) -> Section {
-    let mut j = i;
-    while j > 0 && Section::floats(module.opcode(j)) {
-        j -= 1;
-    }
-    let op = module.opcode(j);
-    if Section::floats(op) {
-        Section::Global
-    } else {
-        Section::of(op, false)
-    }
 }
 
 /// The words per target of a group decoration (`OpGroupDecorate`: an id;
