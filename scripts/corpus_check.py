@@ -146,13 +146,9 @@ def dis_text(path, timeout):
     return "\n".join(lines)
 
 
-def check_info(path, args):
-    """`spec-link info --json` on one module: described, refused, or a bug."""
-    res = {"path": path}
-    t0 = time.monotonic()
-    rc, out, err, to = run([args.bin, "info", "--json", path], args.timeout)
-    res["seconds"] = round(time.monotonic() - t0, 3)
-    res["rc"] = rc
+def failed(res, rc, err, to, path):
+    """Sets `res`'s kind for a run of spec-link on `path` that did not exit 0 (panic, timeout,
+    refused with its first error, crash) and returns True; False for one that did."""
     if "panicked" in err:
         res["kind"] = "panic"
         res["message"] = next((l for l in err.splitlines() if "panicked" in l), "")
@@ -160,11 +156,27 @@ def check_info(path, args):
         res["kind"] = "timeout"
     elif rc == 1:
         msg = first_error(err).replace(path, "MODULE")
+        # the validation policy's refusal names spirv-val's error on its next line
+        lines = err.splitlines()
+        if "does not fail that way" in msg and len(lines) > 1:
+            msg += " " + lines[1]
         res.update(kind="refused", message=msg, norm=normalise(msg))
     elif rc != 0:
         res["kind"] = "crash"
         res["message"] = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
     else:
+        return False
+    return True
+
+
+def check_info(path, args):
+    """`spec-link info --json` on one module: described, refused, or a bug."""
+    res = {"path": path}
+    t0 = time.monotonic()
+    rc, out, err, to = run([args.bin, "info", "--json", path], args.timeout)
+    res["seconds"] = round(time.monotonic() - t0, 3)
+    res["rc"] = rc
+    if not failed(res, rc, err, to, path):
         try:
             doc = json.loads(out)
             ok = isinstance(doc, dict) and doc.get("format") == "spec-link-info/1"
@@ -189,23 +201,9 @@ def check_split(path, args, tmpdir):
         res["seconds"] = round(time.monotonic() - t0, 3)
         res["rc"] = rc
         files = sorted(os.listdir(d))
-        if "panicked" in err:
-            res["kind"] = "panic"
-            res["message"] = next((l for l in err.splitlines() if "panicked" in l), "")
-        elif to:
-            res["kind"] = "timeout"
-        elif rc == 1:
-            msg = first_error(err).replace(path, "MODULE")
-            # the policy's refusal names spirv-val's error on its next line
-            lines = err.splitlines()
-            if "does not fail that way" in msg and len(lines) > 1:
-                msg += " " + lines[1]
-            res["message"] = msg
-            res["kind"] = "PARTIAL-OUTPUT" if files else "refused"
-            res["norm"] = normalise(msg)
-        elif rc != 0:
-            res["kind"] = "crash"
-            res["message"] = f"signal {-rc}" if rc < 0 else f"exit status {rc}"
+        if failed(res, rc, err, to, path):
+            if res["kind"] == "refused" and files:
+                res["kind"] = "PARTIAL-OUTPUT"
         elif not os.path.exists(table):
             res["kind"] = "NO-OUTPUT"
         else:
