@@ -26,7 +26,7 @@
 //! Precondition: `graph` was built from `module` and `index`. Postcondition: every id the image
 //! uses is defined in it, except ids of functions the plan excludes from it entirely.
 
-use super::graph::{ModuleGraph, LINKAGE};
+use super::graph::{defines_global, ModuleGraph, LINKAGE};
 use crate::module::assemble::{assemble_placing, Header, Section, Slots};
 use crate::module::idhash::{IdSet, IdTable};
 use crate::module::index::Index;
@@ -218,8 +218,7 @@ impl<'a> Extractor<'a> {
                     }
                 }
             } else if let Some(d) = index.defs.get(&id) {
-                let definition = d >= index.annotation_end || Section::floats(module.opcode(d));
-                if definition && d < index.globals_end {
+                if defines_global(module, index, d) {
                     globals_kept.push(d as u32);
                     if let Some(w) = module.inst(d) {
                         index.visit_use_ids(module, w, |u| stack.push(u));
@@ -259,7 +258,7 @@ impl<'a> Extractor<'a> {
             index.visit_use_ids(module, w, |u| {
                 all &= self.marked(u)
                     || index.defs.get(&u).is_some_and(|d| {
-                        d < index.annotation_end && !Section::floats(module.opcode(d))
+                        d < index.annotation_end && !defines_global(module, index, d)
                     });
             });
             if all {

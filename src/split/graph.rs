@@ -56,6 +56,13 @@ pub(crate) struct ModuleGraph {
     pub local_annotations: Vec<Vec<u32>>,
 }
 
+/// Whether instruction `i` of `module` is a definition of the global section: between the
+/// annotations and the first function, or an Intel alias declaration ([`Section::floats`])
+/// anywhere before the functions (llvm-spirv writes those after the names).
+pub(super) fn defines_global(module: &Module, index: &Index, i: usize) -> bool {
+    i < index.globals_end && (i >= index.annotation_end || Section::floats(module.opcode(i)))
+}
+
 impl ModuleGraph {
     /// The names and decorations of `id`, in module order.
     pub(crate) fn annotations_of(&self, id: u32) -> impl Iterator<Item = u32> + '_ {
@@ -166,10 +173,7 @@ impl ModuleGraph {
         // of every instruction is looked up in it).
         let budget = module.word_count();
         let mut global = IdBits::new(module.bound(), budget);
-        for i in 0..index.globals_end.min(module.len()) {
-            if i < globals_start && !Section::floats(module.opcode(i)) {
-                continue;
-            }
+        for i in (0..module.len()).filter(|&i| defines_global(module, index, i)) {
             if let Some(r) = module.inst(i).and_then(inst::result_id) {
                 global.insert(r);
             }
