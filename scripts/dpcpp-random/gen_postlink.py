@@ -1,0 +1,280 @@
+#!/usr/bin/env python3
+"""Random SYCL sources for the post-link differential campaign (postlink_campaign.py).
+
+A developer tool. usage: gen_postlink.py SEED OUTDIR
+Writes OUTDIR/source.cpp and OUTDIR/flags (one line of extra compiler arguments): one
+translation unit of 2 to 9 kernels of random forms (single_task, range and nd_range lambdas of
+1 to 3 dimensions, functors, functors with a properties list) mixing what sycl-post-link's split
+and property sets depend on: kernel attributes and properties (reqd_work_group_size,
+work_group_size_hint, reqd_sub_group_size, device_has, max_work_group_size,
+max_linear_work_group_size), the aspects a body implies (double, half, 64-bit atomics),
+spec constants, device globals with their properties, shared noinline helpers and SYCL_EXTERNAL
+functions (called or not), group algorithms and local memory, printf and assert; and the
+compile flags that change the image (-O0/-O3, -g, -fno-sycl-early-optimizations, -ffast-math).
+"""
+import os
+import random
+import sys
+
+SC_TYPES = [
+    ("int", "{}", lambda r: str(r.randint(-50, 50))),
+    ("float", "{}", lambda r: f"{r.randint(-40, 40) / 4}f"),
+    ("double", "{}", lambda r: f"{r.randint(-40, 40) / 8}"),
+    ("bool", "{}", lambda r: r.choice(["true", "false"])),
+    ("short", "{}", lambda r: str(r.randint(-9, 9))),
+    ("long", "{}", lambda r: str(r.randint(-9, 9))),
+    ("sycl::half", "{}", lambda r: f"{r.randint(-8, 8) / 2}f"),
+    ("Pt", "Pt{{{}}}", lambda r: f"{r.randint(0, 9)}, {r.randint(0, 9) / 2}f"),
+    ("Arr3", "Arr3{{{{{}}}}}", lambda r: ", ".join(str(r.randint(0, 9)) for _ in range(3))),
+]
+DG_TYPES = ["int", "float", "int[4]", "Pt", "long"]
+DG_PROPS = [
+    None,
+    "syclex::device_image_scope",
+    "syclex::host_access_read",
+    "syclex::host_access_write",
+    "syclex::host_access_none",
+    "syclex::host_access_read_write",
+]
+
+
+def gen(seed):
+    r = random.Random(seed)
+    out = []
+    w = out.append
+    w(f"// gen_postlink.py seed {seed}")
+    w("#include <cassert>")
+    w("#include <sycl/sycl.hpp>")
+    w("namespace syclex = sycl::ext::oneapi::experimental;")
+    w("struct Pt { int a; float b; };")
+    w("struct Arr3 { int v[3]; };")
+    w("#ifdef __SYCL_DEVICE_ONLY__")
+    w("#define CONSTANT __attribute__((opencl_constant))")
+    w("#else")
+    w("#define CONSTANT")
+    w("#endif")
+    w('const CONSTANT char fmt[] = "v %d\\n";')
+
+    # Spec constants.
+    scs = []
+    for i in range(r.choice([0, 0, 1, 2, 3, 5])):
+        t, wrap, val = r.choice(SC_TYPES)
+        w(f"constexpr sycl::specialization_id<{t}> sc{i}({wrap.format(val(r))});")
+        scs.append((f"sc{i}", t))
+    # Device globals.
+    dgs = []
+    for i in range(r.choice([0, 0, 1, 2, 3])):
+        t = r.choice(DG_TYPES)
+        props = [p for p in r.sample(DG_PROPS, r.choice([1, 1, 2])) if p]
+        hosts = [p for p in props if "host_access" in p]
+        if len(hosts) > 1:
+            props.remove(hosts[1])
+        base, arr = (t[:-3], t[-3:]) if t.endswith("]") else (t, "")
+        if props:
+            w(f"syclex::device_global<{base}{arr}, decltype(syclex::properties{{{', '.join(props)}}})> dg{i};")
+        else:
+            w(f"syclex::device_global<{base}{arr}> dg{i};")
+        dgs.append((f"dg{i}", t))
+    # Helpers: noinline device functions, SYCL_EXTERNAL ones (called or not).
+    helpers = []
+    for i in range(r.choice([0, 1, 2, 3])):
+        kind = r.choice(["noinline", "extern", "inline"])
+        attr = {
+            "noinline": "__attribute__((noinline)) static",
+            "extern": "SYCL_EXTERNAL",
+            "inline": "static inline",
+        }[kind]
+        uses_dbl = r.random() < 0.2
+        body = f"return x * {r.randint(2, 9)} + {r.randint(0, 9)};"
+        if uses_dbl:
+            body = f"return static_cast<int>(x * {r.randint(2, 9)}.5);"
+        if helpers and r.random() < 0.4:
+            body = f"return h{r.randrange(len(helpers))}(x) + {r.randint(1, 5)};"
+        w(f"{attr} int h{i}(int x) {{ {body} }}")
+        helpers.append(f"h{i}")
+    if r.random() < 0.3:
+        w("SYCL_EXTERNAL int ext_unused(int x) { return x - 3; }")
+
+    nk = r.randint(2, 9)
+    kernels = []
+    functors = []
+    for k in range(nk):
+        kernels.append(kernel(r, k, scs, dgs, helpers, functors))
+    for f in functors:
+        w(f)
+    for k in range(nk):
+        w(f"class K{k};")
+    w("void run(sycl::queue &q, int *a, float *f, double *d, unsigned long long *u) {")
+    for body in kernels:
+        w(body)
+    w("}")
+
+    flags = []
+    opt = r.choice(["", "", "", "-O0", "-O3", "-O1"])
+    if opt:
+        flags.append(opt)
+    if r.random() < 0.15:
+        flags.append("-g")
+    if r.random() < 0.15 and opt != "-O0":
+        flags.append("-fno-sycl-early-optimizations")
+    if r.random() < 0.1:
+        flags.append("-ffast-math")
+    if r.random() < 0.1:
+        flags.append("-DNDEBUG")
+    return "\n".join(out) + "\n", " ".join(flags)
+
+
+def kernel(r, k, scs, dgs, helpers, functors):
+    form = r.choice(["single", "range", "nd", "nd", "functor", "propfunctor"])
+    dims = r.choice([1, 1, 1, 2, 3])
+    nd = form in ("nd", "propfunctor") or (form == "functor" and r.random() < 0.5)
+    if form == "single":
+        dims = 1
+    local = [r.choice([2, 4, 8]) for _ in range(dims)]
+    glob = [l * r.choice([1, 2, 4]) for l in local]
+    # Body.
+    want_kh = False
+    body = []
+    idx = "0"
+    if form != "single":
+        idx = "it.get_global_linear_id()" if nd else ("it.get_linear_id()" if dims > 1 else "it[0]")
+    aspects_used = set()
+    feats = r.sample(
+        ["dbl", "half", "atom64", "atom32", "helper", "sc", "dg", "printf", "assert", "math",
+         "group", "local", "sg"],
+        r.randint(1, 4),
+    )
+    body.append(f"int acc = a[{idx}];")
+    for ft in feats:
+        if ft == "dbl":
+            body.append(f"d[{idx}] = d[{idx}] * 1.5 + acc;")
+            aspects_used.add("fp64")
+        elif ft == "half":
+            body.append("sycl::half hv = static_cast<sycl::half>(f[1]); f[2] = static_cast<float>(hv * hv);")
+            aspects_used.add("fp16")
+        elif ft == "atom64":
+            body.append("sycl::atomic_ref<unsigned long long, sycl::memory_order::relaxed, sycl::memory_scope::device> r64(u[0]); r64.fetch_add(1);")
+            aspects_used.add("atomic64")
+        elif ft == "atom32":
+            body.append("sycl::atomic_ref<int, sycl::memory_order::relaxed, sycl::memory_scope::device> r32(a[1]); r32.fetch_add(acc);")
+        elif ft == "helper" and helpers:
+            body.append(f"acc += {r.choice(helpers)}(acc);")
+        elif ft == "sc" and scs:
+            want_kh = True
+            for name, t in r.sample(scs, r.randint(1, len(scs))):
+                v = f"kh.get_specialization_constant<{name}>()"
+                if t == "Pt":
+                    body.append(f"{{ Pt p = {v}; acc += p.a + static_cast<int>(p.b); }}")
+                elif t == "Arr3":
+                    body.append(f"{{ Arr3 p = {v}; acc += p.v[0] + p.v[2]; }}")
+                elif t == "sycl::half":
+                    body.append(f"f[3] = static_cast<float>({v});")
+                    aspects_used.add("fp16")
+                elif t == "double":
+                    body.append(f"d[1] = {v};")
+                    aspects_used.add("fp64")
+                else:
+                    body.append(f"acc += static_cast<int>({v});")
+        elif ft == "dg" and dgs:
+            name, t = r.choice(dgs)
+            if t == "int[4]":
+                body.append(f"{name}[acc & 3] = acc; acc += {name}[1];")
+            elif t == "Pt":
+                body.append(f"acc += {name}.get().a;")
+            else:
+                body.append(f"{name} = {name} + acc; acc += static_cast<int>({name}.get());")
+        elif ft == "printf":
+            body.append("syclex::printf(fmt, acc);")
+        elif ft == "assert":
+            body.append("assert(acc != 12345);")
+        elif ft == "math":
+            body.append(f"f[{idx}] = sycl::sin(f[{idx}]) + sycl::exp(f[4]) * sycl::sqrt(f[5]);")
+        elif ft == "group" and nd:
+            body.append("acc = sycl::reduce_over_group(it.get_group(), acc, sycl::plus<int>());")
+        elif ft == "sg" and nd:
+            body.append("acc += sycl::shift_group_left(it.get_sub_group(), acc, 1);")
+        elif ft == "local" and nd:
+            body.append("lm[it.get_local_linear_id() % 16] = acc; sycl::group_barrier(it.get_group()); acc += lm[0];")
+    body.append(f"a[{idx}] = acc;")
+    uses_local = any("lm[" in b for b in body)
+
+    # Attributes and properties.
+    attrs = []
+    props = []
+    if nd and r.random() < 0.35:
+        if form == "propfunctor":
+            props.append(f"syclex::work_group_size<{', '.join(map(str, local))}>")
+        else:
+            attrs.append(f"sycl::reqd_work_group_size({', '.join(map(str, local))})")
+    elif nd and r.random() < 0.15:
+        if form == "propfunctor":
+            props.append(f"syclex::work_group_size_hint<{', '.join(map(str, local))}>")
+        else:
+            attrs.append(f"sycl::work_group_size_hint({', '.join(map(str, local))})")
+    if nd and r.random() < 0.2 and not props and not attrs:
+        if form == "propfunctor":
+            props.append("syclex::max_linear_work_group_size<256>")
+        else:
+            attrs.append(f"intel::max_work_group_size({', '.join(['64'] * dims)})")
+    if form != "single" and r.random() < 0.25:
+        sg = r.choice([8, 16, 32])
+        if form == "propfunctor":
+            props.append(f"syclex::sub_group_size<{sg}>")
+        else:
+            attrs.append(f"sycl::reqd_sub_group_size({sg})")
+    # (device_has names only aspects the body uses: declared aspects alone are not in SPIR-V,
+    # a known gap of the split, docs/split.md.)
+    if r.random() < 0.2 and aspects_used:
+        has = sorted(aspects_used)
+        has_txt = ", ".join(f"sycl::aspect::{a}" for a in has)
+        if form == "propfunctor":
+            props.append(f"syclex::device_has<{has_txt}>")
+        else:
+            attrs.append(f"sycl::device_has({has_txt})")
+
+    item = "sycl::nd_item" if nd else ("sycl::item" if dims > 1 else "sycl::id")
+    kh = ", sycl::kernel_handler kh" if want_kh else ""
+    body_txt = " ".join(body)
+    attr_txt = f" [[{', '.join(attrs)}]]" if attrs else ""
+    dims_txt = ", ".join(map(str, glob))
+    local_txt = ", ".join(map(str, local))
+    rng = f"sycl::range<{dims}>({dims_txt})"
+    ndr = f"sycl::nd_range<{dims}>(sycl::range<{dims}>({dims_txt}), sycl::range<{dims}>({local_txt}))"
+    lm_decl = "sycl::local_accessor<int, 1> lm(16, h); " if uses_local else ""
+    if form in ("functor", "propfunctor"):
+        # Functors: the captured pointers as members, the local accessor too.
+        members = "int *a; float *f; double *d; unsigned long long *u;"
+        if uses_local:
+            members += " sycl::local_accessor<int, 1> lm;"
+        get = ""
+        if props:
+            get = f" auto get(syclex::properties_tag) const {{ return syclex::properties{{{', '.join(props)}}}; }}"
+        op_attr = f"[[{', '.join(attrs)}]] " if attrs else ""
+        functors.append(
+            f"struct F{k} {{ {members} {op_attr}void operator()({item}<{dims}> it{kh}) const {{ {body_txt} }}{get} }};"
+        )
+        init = "a, f, d, u" + (", lm" if uses_local else "")
+        launch = ndr if nd else rng
+        return (f"  q.submit([&](sycl::handler &h) {{ {lm_decl}h.parallel_for({launch}, F{k}{{{init}}}); }});")
+    if form == "single":
+        args = "sycl::kernel_handler kh" if want_kh else ""
+        return (f"  q.submit([&](sycl::handler &h) {{ {lm_decl}h.single_task<K{k}>([=]({args}){attr_txt} {{ {body_txt} }}); }});")
+    launch = ndr if nd else rng
+    return (f"  q.submit([&](sycl::handler &h) {{ {lm_decl}h.parallel_for<K{k}>({launch}, [=]({item}<{dims}> it{kh}){attr_txt} {{ {body_txt} }}); }});")
+
+
+def main():
+    if len(sys.argv) != 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    seed, outdir = int(sys.argv[1]), sys.argv[2]
+    os.makedirs(outdir, exist_ok=True)
+    src, flags = gen(seed)
+    with open(os.path.join(outdir, "source.cpp"), "w") as fh:
+        fh.write(src)
+    with open(os.path.join(outdir, "flags"), "w") as fh:
+        fh.write(flags + "\n")
+
+
+if __name__ == "__main__":
+    main()
