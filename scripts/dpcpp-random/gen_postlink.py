@@ -45,6 +45,10 @@ def gen(seed):
     w(f"// gen_postlink.py seed {seed}")
     w("#include <cassert>")
     w("#include <sycl/sycl.hpp>")
+    esimd = r.random() < 0.2
+    if esimd:
+        w("#include <sycl/ext/intel/esimd.hpp>")
+        w("__attribute__((noinline)) float esh(float x) { return x * 3.0f; }")
     w("namespace syclex = sycl::ext::oneapi::experimental;")
     w("struct Pt { int a; float b; };")
     w("struct Arr3 { int v[3]; };")
@@ -94,12 +98,22 @@ def gen(seed):
         helpers.append(f"h{i}")
     if r.random() < 0.3:
         w("SYCL_EXTERNAL int ext_unused(int x) { return x - 3; }")
+    # A helper that reads spec constants through the kernel_handler, not inlined.
+    kh_helper = None
+    if scs and r.random() < 0.3:
+        name, t = r.choice([c for c in scs if c[1] in ("int", "short", "long", "bool", "float")] or [(None, None)])
+        if name:
+            w(f"__attribute__((noinline)) int khh(sycl::kernel_handler &kh) {{ return static_cast<int>(kh.get_specialization_constant<{name}>()) + 1; }}")
+            kh_helper = "khh"
 
     nk = r.randint(2, 9)
     kernels = []
     functors = []
     for k in range(nk):
-        kernels.append(kernel(r, k, scs, dgs, helpers, functors))
+        if esimd and r.random() < 0.3:
+            kernels.append(esimd_kernel(r, k))
+        else:
+            kernels.append(kernel(r, k, scs, dgs, helpers + (["esh"] if esimd else []), functors, kh_helper))
     for f in functors:
         w(f)
     for k in range(nk):
@@ -121,10 +135,22 @@ def gen(seed):
         flags.append("-ffast-math")
     if r.random() < 0.1:
         flags.append("-DNDEBUG")
+    if r.random() < 0.15:
+        flags.append("-fsycl-allow-device-image-dependencies")
+    if r.random() < 0.05:
+        flags.append("-fsycl-instrument-device-code")
     return "\n".join(out) + "\n", " ".join(flags)
 
 
-def kernel(r, k, scs, dgs, helpers, functors):
+def esimd_kernel(r, k):
+    """An ESIMD kernel (DPC++ keeps ESIMD and SYCL kernels in different images)."""
+    # (A SYCL_EXTERNAL function cannot be called from ESIMD: the ESIMD kernels share `esh`.)
+    call = "v = v * esh(2.0f);" if r.random() < 0.6 else ""
+    return (f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<K{k}>(sycl::range<1>(2), [=](sycl::id<1> i) SYCL_ESIMD_KERNEL {{ "
+            f"sycl::ext::intel::esimd::simd<float, 8> v(0.0f, 1.0f); {call} v.copy_to(f + 16 + i * 8); }}); }});")
+
+
+def kernel(r, k, scs, dgs, helpers, functors, kh_helper):
     form = r.choice(["single", "range", "nd", "nd", "functor", "propfunctor"])
     dims = r.choice([1, 1, 1, 2, 3])
     nd = form in ("nd", "propfunctor") or (form == "functor" and r.random() < 0.5)
@@ -141,7 +167,7 @@ def kernel(r, k, scs, dgs, helpers, functors):
     aspects_used = set()
     feats = r.sample(
         ["dbl", "half", "atom64", "atom32", "helper", "sc", "dg", "printf", "assert", "math",
-         "group", "local", "sg"],
+         "group", "local", "sg", "khh", "stream"],
         r.randint(1, 4),
     )
     body.append(f"int acc = a[{idx}];")
@@ -183,6 +209,11 @@ def kernel(r, k, scs, dgs, helpers, functors):
                 body.append(f"acc += {name}.get().a;")
             else:
                 body.append(f"{name} = {name} + acc; acc += static_cast<int>({name}.get());")
+        elif ft == "khh" and kh_helper:
+            want_kh = True
+            body.append(f"acc += {kh_helper}(kh);")
+        elif ft == "stream" and form != "functor" and form != "propfunctor":
+            body.append("os << acc << sycl::endl;")
         elif ft == "printf":
             body.append("syclex::printf(fmt, acc);")
         elif ft == "assert":
@@ -197,6 +228,7 @@ def kernel(r, k, scs, dgs, helpers, functors):
             body.append("lm[it.get_local_linear_id() % 16] = acc; sycl::group_barrier(it.get_group()); acc += lm[0];")
     body.append(f"a[{idx}] = acc;")
     uses_local = any("lm[" in b for b in body)
+    uses_stream = any("os <<" in b for b in body)
 
     # Attributes and properties.
     attrs = []
@@ -224,6 +256,12 @@ def kernel(r, k, scs, dgs, helpers, functors):
             attrs.append(f"sycl::reqd_sub_group_size({sg})")
     # (device_has names only aspects the body uses: declared aspects alone are not in SPIR-V,
     # a known gap of the split, docs/split.md.)
+    fpga = r.random() < 0.1
+    if fpga:
+        if form == "single":
+            attrs.append(r.choice(["intel::max_global_work_dim(0)", "intel::kernel_args_restrict"]))
+        elif form not in ("propfunctor",):
+            attrs.append(r.choice(["intel::kernel_args_restrict", "intel::no_global_work_offset(1)"]))
     if r.random() < 0.2 and aspects_used:
         has = sorted(aspects_used)
         has_txt = ", ".join(f"sycl::aspect::{a}" for a in has)
@@ -241,6 +279,8 @@ def kernel(r, k, scs, dgs, helpers, functors):
     rng = f"sycl::range<{dims}>({dims_txt})"
     ndr = f"sycl::nd_range<{dims}>(sycl::range<{dims}>({dims_txt}), sycl::range<{dims}>({local_txt}))"
     lm_decl = "sycl::local_accessor<int, 1> lm(16, h); " if uses_local else ""
+    if uses_stream:
+        lm_decl += "sycl::stream os(1024, 256, h); "
     if form in ("functor", "propfunctor"):
         # Functors: the captured pointers as members, the local accessor too.
         members = "int *a; float *f; double *d; unsigned long long *u;"
