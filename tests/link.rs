@@ -1473,8 +1473,8 @@ fn device_libraries_pass_through_unchanged() {
 /// (`--create-library --allow-partial`), the way a toolchain would prelink them. Checked against
 /// the inputs' own linkage, read apart from spec-link: the output exports every name an input
 /// exports; it imports exactly the names imported and exported by no input (the sidecar's
-/// `unresolved_imports` lists the same but the LLVM intrinsics `llvm.*`, which the back end
-/// provides), built-in variables apart, which stay imported once each;
+/// `unresolved_imports` lists the same but the LLVM intrinsics `llvm.*` and the device library's
+/// entry points `__devicelib_*`, which the environment provides), built-in variables apart, which stay imported once each;
 /// and it passes spirv-val unless an input fails it the same way.
 #[test]
 fn device_libraries_link_with_their_implementations() {
@@ -1557,10 +1557,11 @@ fn device_libraries_link_with_their_implementations() {
             .iter()
             .map(|v| v.as_str().unwrap().to_string())
             .collect();
-        // (LLVM intrinsics stay imports, but the back end provides them: not unresolved.)
+        // (LLVM intrinsics and the device library's entry points stay imports, but the
+        // environment provides them: not unresolved.)
         let unresolved: BTreeSet<String> = imported
             .iter()
-            .filter(|n| !n.starts_with("llvm."))
+            .filter(|n| !n.starts_with("llvm.") && !n.starts_with("__devicelib_"))
             .cloned()
             .collect();
         if listed != unresolved {
@@ -1884,6 +1885,38 @@ fn backend_intrinsics_stay_imports() {
     }
     let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
     assert!(!json.contains("llvm.genx"), "{json}");
+}
+
+/// DPC++'s ESIMD and SYCL images of one source (`esimd-assert`): the SYCL one imports the device
+/// library's `__devicelib_assert_fail`, which the environment provides and no image defines. They
+/// link without `--allow-partial`; the import stays (its OpName, its Import) and is not reported
+/// unresolved.
+#[test]
+fn device_library_entry_points_stay_imports() {
+    let tmp = tmpdir("devicelib-imports");
+    let off = common::repo().join("testdata/postlink/esimd-assert/off");
+    let out = spec_link(
+        &tmp,
+        &[
+            off.join("image0.spv").to_str().unwrap(),
+            off.join("image1.spv").to_str().unwrap(),
+            "-o",
+            "linked.spv",
+            "--json",
+            "linked.json",
+            "--no-validate",
+        ],
+    );
+    assert!(out.status.success(), "{}", stderr(&out));
+    let text =
+        String::from_utf8_lossy(&std::fs::read(tmp.join("linked.spv")).unwrap()).into_owned();
+    assert_eq!(
+        text.matches("__devicelib_assert_fail").count(),
+        2,
+        "__devicelib_assert_fail: its OpName and its Import"
+    );
+    let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
+    assert!(!json.contains("__devicelib"), "{json}");
 }
 
 /// One kernel module whose kernel `kernel` reads spec constant "A" with default `default`.

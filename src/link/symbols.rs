@@ -12,9 +12,10 @@
 //!    first `LinkOnceODR` (the others merge into it); each import of the definition's type is
 //!    replaced by it; an import whose type differs only in pointee types is recorded for the
 //!    adapt phase (with a note); any other difference is an error. A name without definition is
-//!    an error unless it is a marker (consumed by lowering) or an LLVM intrinsic the back end
-//!    provides (`llvm.*`: ESIMD's `llvm.genx.*`; kept as an import), or `allow_partial` keeps it
-//!    (it is reported); either way its repeated declarations merge;
+//!    an error unless it is a marker (consumed by lowering), or the environment provides it (an
+//!    LLVM intrinsic `llvm.*` such as ESIMD's `llvm.genx.*`, or a device-library entry point
+//!    `__devicelib_*`; kept as an import), or `allow_partial` keeps it (it is reported); either
+//!    way its repeated declarations merge;
 //! 4. without `create_library`, every export (and kept `LinkOnceODR`) loses its linkage;
 //! 5. the definitions of resolved imports and merged duplicates are dropped (whole functions).
 //!
@@ -205,10 +206,11 @@ fn resolve_name(
         state.drop.insert(dup.decoration);
     }
     let Some(def) = definition else {
-        // Marker imports are consumed by lowering, and the back end provides LLVM intrinsics;
-        // other imports stay only with --allow-partial (and are reported). Either way repeated
-        // declarations merge.
-        let consumed = is_marker_name(name) || is_backend_intrinsic(name) || imports.is_empty();
+        // Marker imports are consumed by lowering, and the environment provides LLVM intrinsics
+        // and the device library's entry points; other imports stay only with --allow-partial
+        // (and are reported). Either way repeated declarations merge.
+        let consumed =
+            is_marker_name(name) || is_provided_by_environment(name) || imports.is_empty();
         if consumed || options.allow_partial {
             merge_same_type_imports(state, &imports);
             if !consumed {
@@ -235,11 +237,14 @@ fn resolve_name(
     }
 }
 
-/// Whether `name` is an LLVM intrinsic that the translator leaves as an import for the back end
-/// to provide (ESIMD's `llvm.genx.*`, which Intel's vector-compute back end implements): no
-/// module defines it, and DPC++'s post-link keeps its declaration.
-fn is_backend_intrinsic(name: &[u8]) -> bool {
-    name.starts_with(b"llvm.")
+/// Whether the environment provides `name` when no input defines it, so that its import stays:
+/// an LLVM intrinsic the translator leaves for the back end (ESIMD's `llvm.genx.*`, which
+/// Intel's vector-compute back end implements), or a device-library entry point
+/// `__devicelib_*` (`__devicelib_assert_fail`, which `assert` reaches through the library's
+/// `__assert_fail`: the device compiler implements it, or the runtime links the library's
+/// fallback image). DPC++'s images keep both as imports.
+fn is_provided_by_environment(name: &[u8]) -> bool {
+    name.starts_with(b"llvm.") || name.starts_with(b"__devicelib_")
 }
 
 /// Replaces import `imp` of `shown` by its definition `def`, or records the adaptation its type

@@ -126,7 +126,7 @@ pub(crate) struct Cli {
     #[arg(long, value_enum, default_value = "first-use", value_name = "ORDER")]
     pub(crate) spec_id_order: Order,
 
-    /// Linking: keep imports no input exports (listed in the JSON sidecar). Imports of built-in variables (`BuiltIn`-decorated) and of LLVM intrinsics (`llvm.*`, which a driver provides) are never unresolved; with this option built-ins also keep their Import
+    /// Linking: keep imports no input exports (listed in the JSON sidecar). Imports of built-in variables (`BuiltIn`-decorated), of LLVM intrinsics (`llvm.*`) and of the device library's entry points (`__devicelib_*`), which the environment provides, are never unresolved; with this option built-ins also keep their Import
     #[arg(long)]
     pub(crate) allow_partial: bool,
 
