@@ -227,6 +227,18 @@ fn gap(case: &str, mode: &str) -> Option<(Gap, &'static str)> {
         .map(|&(_, _, g, why)| (g, why))
 }
 
+/// The gap of a case outside `testdata/postlink` (a campaign's, `$SPEC_LINK_POSTLINK_CASES`),
+/// which [`GAPS`] cannot name: per source, the image order of a source whose `off` output is
+/// an ESIMD and a SYCL image (the reason of `flag-esimd-stateful`'s gap). Such a gap need not
+/// show.
+fn campaign_gap(case: &Path, mode: &str) -> Option<(Gap, &'static str)> {
+    let listed = case.parent() == Some(common::repo().join("testdata/postlink").as_path());
+    (!listed && matches!(mode, "per_source" | "auto") && images(&case.join("off")).len() > 1).then_some((
+        Gap::ImageOrder,
+        "DPC++'s ESIMD and SYCL images of one source are two inputs: spec-link orders the groups by input, DPC++ by source",
+    ))
+}
+
 /// `imageN` files of a folder in N order (`imageN.native.*` are not images of their own). (Where
 /// the code uses the bfloat16 device library, DPC++'s last two images in every mode are the
 /// library's: given with the `off` images, spec-link appends them as DPC++ does.)
@@ -411,7 +423,7 @@ fn compare(
     }
     let expected = images(&dir);
     let gap = if inputs == Inputs::Props {
-        gap(&name, dpcpp)
+        gap(&name, dpcpp).or_else(|| campaign_gap(case, dpcpp))
     } else {
         for row in &rows {
             let text = String::from_utf8_lossy(&std::fs::read(&row[0]).unwrap()).into_owned();
@@ -600,6 +612,9 @@ fn split_equals_dpcpp_in(spec: SpecMode) {
             match gap(&name, dpcpp) {
                 Some((g, why)) if gap_showed => {
                     eprintln!("{name}/{dpcpp}: known gap {g:?} ({why}); the rest matches")
+                }
+                None if problems.is_empty() && campaign_gap(case, dpcpp).is_some() => {
+                    eprintln!("{name}/{dpcpp}: matches DPC++ (the image order not compared)")
                 }
                 Some((g, _)) => failures.push(format!(
                     "{name}/{dpcpp}: listed gap {g:?} no longer shows: take it off GAPS"

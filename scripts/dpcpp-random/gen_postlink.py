@@ -9,8 +9,12 @@ and property sets depend on: kernel attributes and properties (reqd_work_group_s
 work_group_size_hint, reqd_sub_group_size, device_has, max_work_group_size,
 max_linear_work_group_size), the aspects a body implies (double, half, 64-bit atomics),
 spec constants, device globals with their properties, shared noinline helpers and SYCL_EXTERNAL
-functions (called or not), group algorithms and local memory, printf and assert; and the
-compile flags that change the image (-O0/-O3, -g, -fno-sycl-early-optimizations, -ffast-math).
+functions (called or not), a helper taking the kernel_handler, group algorithms and local
+memory, printf, assert and sycl::stream, ESIMD kernels beside SYCL ones, FPGA attributes; and
+the compile flags that change the image (-O0/-O3, -g, -fno-sycl-early-optimizations,
+-ffast-math, -fsycl-allow-device-image-dependencies, -fsycl-instrument-device-code).
+device_has names only aspects the kernel uses, and dependencies are not allowed where device
+code asserts: the split's known gaps (docs/split.md) would show on every such source.
 """
 import os
 import random
@@ -135,9 +139,14 @@ def gen(seed):
         flags.append("-ffast-math")
     if r.random() < 0.1:
         flags.append("-DNDEBUG")
-    if r.random() < 0.15:
+    # (With device-image dependencies allowed, DPC++ takes the device library's functions that
+    # `assert` and the ITT instrumentation bring for entry points: a known gap of the split,
+    # docs/split.md. Neither comes with that flag.)
+    deps = r.random() < 0.15
+    itt = r.random() < 0.05
+    if deps and "assert(" not in "\n".join(out):
         flags.append("-fsycl-allow-device-image-dependencies")
-    if r.random() < 0.05:
+    elif itt:
         flags.append("-fsycl-instrument-device-code")
     return "\n".join(out) + "\n", " ".join(flags)
 
