@@ -10,7 +10,8 @@ work_group_size_hint, reqd_sub_group_size, device_has, max_work_group_size,
 max_linear_work_group_size), the aspects a body implies (double, half, 64-bit atomics),
 spec constants, device globals with their properties, shared noinline helpers and SYCL_EXTERNAL
 functions (called or not), a helper taking the kernel_handler, group algorithms and local
-memory, printf, assert and sycl::stream, ESIMD kernels beside SYCL ones, FPGA attributes; and
+memory, printf, assert and sycl::stream, ESIMD kernels beside SYCL ones, FPGA attributes,
+grf_size and cache_config properties; and
 the compile flags that change the image (-O0/-O3, -g, -fno-sycl-early-optimizations,
 -ffast-math, -fsycl-allow-device-image-dependencies, -fsycl-instrument-device-code).
 device_has names only aspects the kernel uses, and dependencies are not allowed where device
@@ -54,6 +55,7 @@ def gen(seed):
         w("#include <sycl/ext/intel/esimd.hpp>")
         w("__attribute__((noinline)) float esh(float x) { return x * 3.0f; }")
     w("namespace syclex = sycl::ext::oneapi::experimental;")
+    w("namespace intelex = sycl::ext::intel::experimental;")
     w("struct Pt { int a; float b; };")
     w("struct Arr3 { int v[3]; };")
     w("#ifdef __SYCL_DEVICE_ONLY__")
@@ -265,6 +267,13 @@ def kernel(r, k, scs, dgs, helpers, functors, kh_helper):
             attrs.append(f"sycl::reqd_sub_group_size({sg})")
     # (device_has names only aspects the body uses: declared aspects alone are not in SPIR-V,
     # a known gap of the split, docs/split.md.)
+    if form == "propfunctor" and r.random() < 0.3:
+        props.append(r.choice([
+            "intelex::grf_size<256>", "intelex::grf_size<128>", "intelex::grf_size_automatic",
+            "intelex::cache_config<intelex::large_slm>",
+        ]))
+    if form == "propfunctor" and not any("work_group_size" in p for p in props) and r.random() < 0.15:
+        props.append(f"syclex::max_work_group_size<{', '.join(['64'] * dims)}>")
     fpga = r.random() < 0.1
     if fpga:
         if form == "single":
