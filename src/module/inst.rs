@@ -434,8 +434,10 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
         14 if n == 3 => return true,
         // OpExtension: string
         10 if n >= 2 && string_len(&words[1..]) == Some(n - 1) => return true,
-        // OpExtInstImport: result, string
-        11 if n >= 3 && string_len(&words[2..]) == Some(n - 2) => return true,
+        // OpExtInstImport, OpString: result, string
+        11 | 7 if n >= 3 && string_len(&words[2..]) == Some(n - 2) => return true,
+        // OpSourceContinued, OpSourceExtension, OpModuleProcessed: string
+        2 | 4 | 330 if n >= 2 && string_len(&words[1..]) == Some(n - 1) => return true,
         // OpName: target, string
         5 if n >= 3 && string_len(&words[2..]) == Some(n - 2) => {
             f(1);
