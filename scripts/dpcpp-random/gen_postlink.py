@@ -270,7 +270,7 @@ def kernel(r, k, scs, dgs, helpers, functors, kh_helper):
     if form == "propfunctor" and r.random() < 0.3:
         props.append(r.choice([
             "intelex::grf_size<256>", "intelex::grf_size<128>", "intelex::grf_size_automatic",
-            "intelex::cache_config<intelex::large_slm>",
+            "intelex::cache_config(intelex::large_slm)",
         ]))
     if form == "propfunctor" and not any("work_group_size" in p for p in props) and r.random() < 0.15:
         props.append(f"syclex::max_work_group_size<{', '.join(['64'] * dims)}>")
