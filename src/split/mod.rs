@@ -10,6 +10,7 @@
 //! the whole module unchanged (`extract::Extracted::Whole`) is the module itself, with its
 //! index.
 
+mod capabilities;
 mod devicelib;
 pub(crate) mod extract;
 pub(crate) mod graph;
@@ -583,6 +584,7 @@ impl Finisher<'_> {
         // with the same index (the image is not changed in between).
         let (image_module, image_index, origin) = match image {
             ImageModule::Assembled(words, origin) => {
+                let (words, origin) = capabilities::prune(words, origin, plan.esimd);
                 let mut image_module =
                     Module::from_words(words, self.big_endian).map_err(in_image)?;
                 // (Assembled here from the checked source, whose bound passed the size rule.)
