@@ -43,7 +43,8 @@ struct Needs {
     subgroup_dispatch: bool,
     /// `OpAssumeTrueKHR` or `OpExpectKHR`.
     expect_assume: bool,
-    /// A `LinkageAttributes` decoration.
+    /// A `LinkageAttributes` decoration, or no entry point (a module without one must declare
+    /// `Linkage`).
     linkage: bool,
 }
 
@@ -94,6 +95,7 @@ fn needs_of(words: &[u32]) -> Needs {
     // Result types of integer atomics, and the values `OpAtomicStore` stores.
     let mut atomic_types: Vec<u32> = Vec::new();
     let mut stored: IdSet<u32> = IdSet::default();
+    let mut entry_point = false;
     for w in inst::instructions(words.get(5..).unwrap_or_default()) {
         let op = w[0] & 0xffff;
         match op {
@@ -125,6 +127,7 @@ fn needs_of(words: &[u32]) -> Needs {
                 needs.vector_compute |= w.get(2).is_some_and(|&d| is_vector_compute_decoration(d));
                 needs.linkage |= w.get(2) == Some(&(Decoration::LinkageAttributes as u32));
             }
+            o if o == Op::EntryPoint as u32 => entry_point = true,
             o if o == Op::AssumeTrueKHR as u32 || o == Op::ExpectKHR as u32 => {
                 needs.expect_assume = true;
             }
@@ -150,6 +153,7 @@ fn needs_of(words: &[u32]) -> Needs {
             _ => {}
         }
     }
+    needs.linkage |= !entry_point;
     needs.atomics64 = atomic_types.iter().any(|t| int64_types.contains(t));
     if !needs.atomics64 && !stored.is_empty() {
         // (The stored values' types: a second walk, only for images with atomic stores.)
@@ -280,6 +284,10 @@ mod tests {
             .collect()
     }
 
+    fn entry_point() -> Vec<u32> {
+        inst(Op::EntryPoint, &[[6, 20].as_slice(), &string("k")].concat())
+    }
+
     const ALL: [Capability; 11] = [
         Capability::Addresses,
         Capability::Kernel,
@@ -296,7 +304,8 @@ mod tests {
 
     #[test]
     fn an_image_without_those_types_keeps_only_what_always_stays() {
-        let words = image(&ALL, &[inst(Op::TypeInt, &[1, 32, 0])]);
+        let body = [inst(Op::TypeInt, &[1, 32, 0]), entry_point()];
+        let words = image(&ALL, &body);
         let n = inst::instructions(&words[5..]).count();
         let (out, origin) = prune(words, (0..n as u32).collect(), false);
         assert_eq!(
@@ -305,7 +314,18 @@ mod tests {
         );
         // (The extension went too; origin lost the same entries: 9 capabilities, 1 extension.)
         assert_eq!(inst::instructions(&out[5..]).count(), n - 10);
-        assert_eq!(origin, [0, 1, 12, 13]);
+        assert_eq!(origin, [0, 1, 12, 13, 14]);
+        // Without an entry point, `Linkage` stays: spirv-val requires it then.
+        let words = image(&ALL, &body[..1]);
+        let (out, _) = prune(words, (0..n as u32 - 1).collect(), false);
+        assert_eq!(
+            capabilities(&out),
+            [
+                Capability::Addresses as u32,
+                Capability::Kernel as u32,
+                Capability::Linkage as u32
+            ]
+        );
     }
 
     #[test]
