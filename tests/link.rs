@@ -1852,71 +1852,49 @@ fn dpcpp_device_globals_link() {
     );
 }
 
-/// DPC++'s ESIMD and SYCL images of one source (`esimd-slm`): the ESIMD one imports LLVM GenX
-/// intrinsics (`llvm.genx.barrier`, `llvm.genx.fence`), which Intel's vector-compute back end
-/// provides and no module defines. They link without `--allow-partial`, stay imports (one
-/// declaration each: no input defines them) and are not reported unresolved; an ordinary
-/// missing symbol still is an error (`link-unresolved`).
+/// DPC++'s ESIMD and SYCL images of one source import what the environment provides and no
+/// module defines: `esimd-slm`'s ESIMD image LLVM GenX intrinsics (`llvm.genx.barrier`,
+/// `llvm.genx.fence`, which Intel's vector-compute back end implements), `esimd-assert`'s SYCL
+/// image the device library's `__devicelib_assert_fail`. They link without `--allow-partial`,
+/// stay imports (one declaration each: its OpName and its Import) and are not reported
+/// unresolved; an ordinary missing symbol still is an error (`link-unresolved`).
 #[test]
-fn backend_intrinsics_stay_imports() {
-    let tmp = tmpdir("backend-intrinsics");
-    let off = common::repo().join("testdata/postlink/esimd-slm/off");
-    let out = spec_link(
-        &tmp,
-        &[
-            off.join("image0.spv").to_str().unwrap(),
-            off.join("image1.spv").to_str().unwrap(),
-            "-o",
-            "linked.spv",
-            "--json",
-            "linked.json",
-            "--no-validate",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text =
-        String::from_utf8_lossy(&std::fs::read(tmp.join("linked.spv")).unwrap()).into_owned();
-    for name in ["llvm.genx.barrier", "llvm.genx.fence"] {
-        assert_eq!(
-            text.matches(name).count(),
-            2,
-            "{name}: its OpName and its Import"
+fn imports_the_environment_provides_stay() {
+    let cases: [(&str, &[&str]); 2] = [
+        ("esimd-slm", &["llvm.genx.barrier", "llvm.genx.fence"]),
+        ("esimd-assert", &["__devicelib_assert_fail"]),
+    ];
+    for (case, names) in cases {
+        let tmp = tmpdir(&format!("environment-imports-{case}"));
+        let off = common::repo()
+            .join("testdata/postlink")
+            .join(case)
+            .join("off");
+        let out = spec_link(
+            &tmp,
+            &[
+                off.join("image0.spv").to_str().unwrap(),
+                off.join("image1.spv").to_str().unwrap(),
+                "-o",
+                "linked.spv",
+                "--json",
+                "linked.json",
+                "--no-validate",
+            ],
         );
+        assert!(out.status.success(), "{case}: {}", stderr(&out));
+        let text =
+            String::from_utf8_lossy(&std::fs::read(tmp.join("linked.spv")).unwrap()).into_owned();
+        let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
+        for name in names {
+            assert_eq!(
+                text.matches(name).count(),
+                2,
+                "{case}: {name}: its OpName and its Import"
+            );
+            assert!(!json.contains(name), "{case}: {json}");
+        }
     }
-    let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
-    assert!(!json.contains("llvm.genx"), "{json}");
-}
-
-/// DPC++'s ESIMD and SYCL images of one source (`esimd-assert`): the SYCL one imports the device
-/// library's `__devicelib_assert_fail`, which the environment provides and no image defines. They
-/// link without `--allow-partial`; the import stays (its OpName, its Import) and is not reported
-/// unresolved.
-#[test]
-fn device_library_entry_points_stay_imports() {
-    let tmp = tmpdir("devicelib-imports");
-    let off = common::repo().join("testdata/postlink/esimd-assert/off");
-    let out = spec_link(
-        &tmp,
-        &[
-            off.join("image0.spv").to_str().unwrap(),
-            off.join("image1.spv").to_str().unwrap(),
-            "-o",
-            "linked.spv",
-            "--json",
-            "linked.json",
-            "--no-validate",
-        ],
-    );
-    assert!(out.status.success(), "{}", stderr(&out));
-    let text =
-        String::from_utf8_lossy(&std::fs::read(tmp.join("linked.spv")).unwrap()).into_owned();
-    assert_eq!(
-        text.matches("__devicelib_assert_fail").count(),
-        2,
-        "__devicelib_assert_fail: its OpName and its Import"
-    );
-    let json = std::fs::read_to_string(tmp.join("linked.json")).unwrap();
-    assert!(!json.contains("__devicelib"), "{json}");
 }
 
 /// One kernel module whose kernel `kernel` reads spec constant "A" with default `default`.
