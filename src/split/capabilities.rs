@@ -165,78 +165,57 @@ fn needs_of(words: &[u32]) -> Needs {
     needs
 }
 
-/// Drops the capabilities (and the vector-compute extension) the image does not need; see the
-/// module docs.
+/// Drops the capabilities (and the extensions that come with them) the image does not need; see
+/// the module docs.
 pub(crate) fn prune(words: Vec<u32>, origin: Vec<u32>, esimd: bool) -> (Vec<u32>, Vec<u32>) {
     let needs = needs_of(&words);
-    // The instructions to drop, by rank, and where the capabilities and extensions end.
-    let mut drop: Vec<usize> = Vec::new();
-    let mut kept: Vec<u32> = Vec::new();
-    let mut extensions: Vec<(usize, Vec<u8>)> = Vec::new();
-    let mut at = 5;
-    let mut rank = 0;
-    while let Some(&head) = words.get(at) {
-        let (op, n) = (head & 0xffff, (head >> 16) as usize);
-        let Some(w) = words.get(at..at + n).filter(|_| n > 0) else {
-            break;
-        };
-        if op == Op::Capability as u32 && n == 2 {
-            match rule(w[1], &needs, esimd) {
-                Some(true) => drop.push(rank),
-                Some(false) | None => kept.push(w[1]),
-            }
-        } else if op == Op::Extension as u32 {
-            if let Some((name, _)) = inst::read_string(&w[1..]) {
-                extensions.push((rank, name));
-            }
-        } else {
-            break;
-        }
-        at += n;
-        rank += 1;
-    }
-    let end = at;
+    // The capabilities and extensions: the first instructions of the logical layout.
+    let prefix: Vec<&[u32]> = inst::instructions(words.get(5..).unwrap_or_default())
+        .take_while(|w| {
+            let op = w[0] & 0xffff;
+            op == Op::Capability as u32 || op == Op::Extension as u32
+        })
+        .collect();
+    let capability =
+        |w: &[u32]| (w[0] & 0xffff == Op::Capability as u32 && w.len() == 2).then(|| w[1]);
+    let kept: Vec<u32> = (prefix.iter())
+        .filter_map(|w| capability(w))
+        .filter(|&c| rule(c, &needs, esimd) != Some(true))
+        .collect();
     // An extension goes with the capabilities it brings when none of them stays and nothing
     // else of it is used.
-    for (rank, name) in &extensions {
-        let unused = match name.as_slice() {
-            b"SPV_INTEL_vector_compute" => {
-                !needs.vector_compute
-                    && !kept.contains(&(Capability::VectorComputeINTEL as u32))
-                    && !kept.contains(&(Capability::VectorAnyINTEL as u32))
-            }
-            b"SPV_KHR_expect_assume" => {
-                !needs.expect_assume && !kept.contains(&(Capability::ExpectAssumeKHR as u32))
-            }
-            _ => false,
-        };
-        if unused {
-            drop.push(*rank);
+    let unused_extension = |w: &[u32]| match inst::read_string(w.get(1..).unwrap_or_default()) {
+        Some((name, _)) if name == b"SPV_INTEL_vector_compute" => {
+            !needs.vector_compute
+                && !kept.contains(&(Capability::VectorComputeINTEL as u32))
+                && !kept.contains(&(Capability::VectorAnyINTEL as u32))
         }
-    }
-    if drop.is_empty() {
+        Some((name, _)) if name == b"SPV_KHR_expect_assume" => {
+            !needs.expect_assume && !kept.contains(&(Capability::ExpectAssumeKHR as u32))
+        }
+        _ => false,
+    };
+    let dropped: Vec<bool> = (prefix.iter())
+        .map(|w| match capability(w) {
+            Some(c) => rule(c, &needs, esimd) == Some(true),
+            None => unused_extension(w),
+        })
+        .collect();
+    if !dropped.contains(&true) {
         return (words, origin);
     }
-    drop.sort_unstable();
-    let mut prefix = Vec::with_capacity(end - 5);
-    let mut at = 5;
-    let mut rank = 0;
-    while at < end {
-        let n = (words[at] >> 16) as usize;
-        if drop.binary_search(&rank).is_err() {
-            prefix.extend_from_slice(&words[at..at + n]);
-        }
-        at += n;
-        rank += 1;
-    }
+    let end = 5 + prefix.iter().map(|w| w.len()).sum::<usize>();
+    let new_prefix: Vec<u32> = (prefix.iter().zip(&dropped))
+        .filter(|(_, &d)| !d)
+        .flat_map(|(w, _)| w.iter().copied())
+        .collect();
     let mut words = words;
-    words.splice(5..end, prefix);
+    words.splice(5..end, new_prefix);
     let mut rank = 0;
     let mut origin = origin;
     origin.retain(|_| {
-        let keep = drop.binary_search(&rank).is_err();
         rank += 1;
-        keep
+        dropped.get(rank - 1) != Some(&true)
     });
     (words, origin)
 }
