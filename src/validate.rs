@@ -241,6 +241,27 @@ pub fn check(
     let Some(out_err) = spirv_val(output, target_env)? else {
         return Ok(Verdict::Valid);
     };
+    judge(
+        output,
+        &out_err,
+        inputs,
+        &mut |k| spirv_val(inputs[k], target_env),
+        target_env,
+        lowered,
+    )
+}
+
+/// [`check`] of an output spirv-val refused with `out_err`; `input_error(k)` is input `k`'s
+/// spirv-val report (asked for at most once an input, in input order, and not after one that
+/// fails as the output does), for a caller that already has it.
+pub fn judge(
+    output: &[u8],
+    out_err: &str,
+    inputs: &[&[u8]],
+    input_error: &mut dyn FnMut(usize) -> Result<Option<String>>,
+    target_env: &str,
+    lowered: &mut dyn FnMut(usize) -> Option<Lowered>,
+) -> Result<Verdict> {
     // Refused for the environment, not for the module: the input would fail the same way, and
     // the policy below would pass anything.
     if out_err.contains("Unrecognized target env") {
@@ -251,9 +272,9 @@ pub fn check(
         )));
     }
     let mut input_errors = Vec::new();
-    for (k, input) in inputs.iter().enumerate() {
-        if let Some(in_err) = spirv_val(input, target_env)? {
-            if is_unreadable(&in_err) || error_key(&in_err) == error_key(&out_err) {
+    for k in 0..inputs.len() {
+        if let Some(in_err) = input_error(k)? {
+            if is_unreadable(&in_err) || error_key(&in_err) == error_key(out_err) {
                 return Ok(Verdict::InheritedFromInput(first_line(&in_err)));
             }
             input_errors.push((k, in_err));
@@ -269,12 +290,12 @@ pub fn check(
             output,
             lowered.same_ids,
             in_err,
-            &error_key(&out_err),
+            &error_key(out_err),
             &|i| lowered.gone.get(i).copied().unwrap_or(false),
             target_env,
         )? {
             return Ok(Verdict::HiddenInInput {
-                output: first_line(&out_err),
+                output: first_line(out_err),
                 input: first,
             });
         }

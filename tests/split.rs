@@ -972,3 +972,77 @@ fn alias_scope_declarations_follow_the_kernels_that_use_them() {
     seen.sort();
     assert_eq!(seen, ["KA", "KB"]);
 }
+
+/// Four kernels, one image each per kernel.
+const FOUR_KERNELS: &str = r#"
+               OpCapability Addresses
+               OpCapability Kernel
+               OpMemoryModel Physical64 OpenCL
+               OpEntryPoint Kernel %ka "KernelAlpha"
+               OpEntryPoint Kernel %kb "KernelBravo"
+               OpEntryPoint Kernel %kc "KernelCharlie"
+               OpEntryPoint Kernel %kd "KernelDelta"
+       %void = OpTypeVoid
+         %fn = OpTypeFunction %void
+         %ka = OpFunction %void None %fn
+         %la = OpLabel
+               OpReturn
+               OpFunctionEnd
+         %kb = OpFunction %void None %fn
+         %lb = OpLabel
+               OpReturn
+               OpFunctionEnd
+         %kc = OpFunction %void None %fn
+         %lc = OpLabel
+               OpReturn
+               OpFunctionEnd
+         %kd = OpFunction %void None %fn
+         %ld = OpLabel
+               OpReturn
+               OpFunctionEnd
+"#;
+
+/// Images are validated while the next ones are made; the split's error is still the first
+/// failing image's in image order, and no file is written. Per kernel, the images are in
+/// reverse kernel order (`KernelDelta`'s first, as DPC++ orders them). The stand-in validator
+/// passes the module (it holds every kernel) and refuses the images of `KernelCharlie` (image 1,
+/// slowly: a later image's validation would finish first) and `KernelAlpha` (image 3).
+#[test]
+fn the_first_image_spec_link_breaks_fails_the_split() {
+    let tmp = common::Scratch::new(&format!("spec-link-split-val-order-{}", std::process::id()));
+    assemble_text(&tmp, FOUR_KERNELS);
+    let fake = tmp.join("fake-spirv-val");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\n[ \"$1\" = --version ] && exit 0\nf=$(mktemp)\ncat > \"$f\"\n\
+         if grep -q KernelAlpha \"$f\" && grep -q KernelDelta \"$f\"; then rm -f \"$f\"; exit 0; fi\n\
+         if grep -q KernelCharlie \"$f\"; then rm -f \"$f\"; sleep 0.5; echo 'error: fake: Charlie refused' >&2; exit 1; fi\n\
+         if grep -q KernelAlpha \"$f\"; then rm -f \"$f\"; echo 'error: fake: Alpha refused' >&2; exit 1; fi\n\
+         rm -f \"$f\"\n",
+    )
+    .unwrap();
+    Command::new("chmod").arg("+x").arg(&fake).status().unwrap();
+    std::fs::create_dir_all(tmp.join("out")).unwrap();
+    for mode in ["per-kernel", "per-source"] {
+        let o = Command::new(BIN)
+            .current_dir(&tmp)
+            .args(["in.spv", "--split", mode, "-o", "out/o.table"])
+            .env("SPEC_LINK_SPIRV_VAL", &fake)
+            .output()
+            .unwrap();
+        let stderr = String::from_utf8_lossy(&o.stderr);
+        if mode == "per-source" {
+            // One image, which holds every kernel: the module's verdict.
+            assert!(o.status.success(), "{stderr}");
+            continue;
+        }
+        assert_eq!(o.status.code(), Some(1), "{stderr}");
+        assert!(
+            stderr.contains("error: image 1 of ")
+                && stderr.contains("fake: Charlie refused")
+                && !stderr.contains("Alpha"),
+            "{stderr}"
+        );
+        assert!(files_in(&tmp.join("out")).is_empty(), "files left");
+    }
+}

@@ -15,10 +15,11 @@ mod devicelib;
 pub(crate) mod extract;
 pub(crate) mod graph;
 pub(crate) mod group;
+mod validation;
 
 pub use group::SplitMode;
 
-use crate::diagnostic::{self, Diagnostic, Validated};
+use crate::diagnostic::{self, Diagnostic};
 use crate::error::{Error, Result};
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
@@ -27,6 +28,7 @@ use crate::module::Module;
 use crate::properties::{self, Carried, Emit, EntryKind, ImageEntry, PropertySet};
 use crate::{Input, ModuleOutput, Options};
 use std::cell::RefCell;
+use validation::Validator;
 
 /// Options of a split.
 #[derive(Clone, Debug)]
@@ -336,7 +338,10 @@ pub fn split(inputs: Vec<Input>, options: &Options, split: &SplitOptions) -> Res
 
 /// [`split`] handing each image to `each` as soon as it is made (in image order), so that
 /// images need not all be in memory at once; returns the notes and warnings. An error from
-/// `each` ends the split with that error.
+/// `each` ends the split with that error. An image reaches `each` while spirv-val may still be
+/// validating it (see `validation`): when the split returns an error, the images `each` took
+/// are not to be used (the CLI writes every file beside its destination and renames them into
+/// place only once the split has returned).
 pub fn split_each(
     inputs: Vec<Input>,
     options: &Options,
@@ -421,63 +426,72 @@ pub fn split_each(
         lowering_notes: Vec::new(),
         bound_is_sane: index.defs.is_dense(),
     };
-    let mut extractor = extract::Extractor::new(&module, &index, &graph);
-    let first_library_number = planned.iter().map(|p| p.number + 1).max().unwrap_or(0);
-    let mut last = None;
-    for (k, plan) in planned.iter().enumerate() {
-        let ids: Vec<u32> = plan.entries.iter().map(|&k| entries[k].id).collect();
-        let own: IdSet<u32> = ids.iter().copied().collect();
-        let defines_virtual = plan
-            .entries
-            .iter()
-            .any(|&k| entries[k].kind == EntryKind::Virtual);
-        // Written as declarations: ESIMD functions in a SYCL image, virtual functions in an
-        // image that defines none, and SYCL_EXTERNAL functions of other images (imported).
-        let declared = |f: u32| {
-            !own.contains(&f)
-                && ((!plan.esimd && graph.esimd.contains(&f))
-                    || (!defines_virtual && virtual_ids.contains(&f))
-                    || exported_ids.contains(&f))
-        };
-        let extracted = extractor.extract(&extract::ImagePlan {
-            entries: &ids,
-            extra: &[],
-            declared: &declared,
-            last: k + 1 == planned.len(),
-        });
-        if k + 1 == planned.len() {
-            last = Some((plan, extracted));
-            break;
-        }
-        let extract::Extracted::Assembled { words, origin } = extracted else {
-            return Err(Error::PostCondition(
-                "an image before the last was taken as the whole module".into(),
-            ));
-        };
-        finisher.finish(plan, &entries, ImageModule::Assembled(words, origin), each)?;
-    }
-    // The last image (the only one with `off`) is lowered without the module it came from in
-    // memory, unless it is that module.
-    drop(extractor);
-    drop(graph);
-    match last {
-        Some((plan, extract::Extracted::Whole)) => {
-            finisher.finish(
-                plan,
-                &entries,
-                ImageModule::Source(Box::new((module, index))),
-                each,
-            )?;
-        }
-        Some((plan, extract::Extracted::Assembled { words, origin })) => {
-            drop((index, module));
+    // The images are made while the ones before are validated: an error on the way is the
+    // first failing validation's, if an image before it fails (see `validation`).
+    let make_images = || -> Result<()> {
+        let mut extractor = extract::Extractor::new(&module, &index, &graph);
+        let first_library_number = planned.iter().map(|p| p.number + 1).max().unwrap_or(0);
+        let mut last = None;
+        for (k, plan) in planned.iter().enumerate() {
+            let ids: Vec<u32> = plan.entries.iter().map(|&k| entries[k].id).collect();
+            let own: IdSet<u32> = ids.iter().copied().collect();
+            let defines_virtual = plan
+                .entries
+                .iter()
+                .any(|&k| entries[k].kind == EntryKind::Virtual);
+            // Written as declarations: ESIMD functions in a SYCL image, virtual functions in an
+            // image that defines none, and SYCL_EXTERNAL functions of other images (imported).
+            let declared = |f: u32| {
+                !own.contains(&f)
+                    && ((!plan.esimd && graph.esimd.contains(&f))
+                        || (!defines_virtual && virtual_ids.contains(&f))
+                        || exported_ids.contains(&f))
+            };
+            let extracted = extractor.extract(&extract::ImagePlan {
+                entries: &ids,
+                extra: &[],
+                declared: &declared,
+                last: k + 1 == planned.len(),
+            });
+            if k + 1 == planned.len() {
+                last = Some((plan, extracted));
+                break;
+            }
+            let extract::Extracted::Assembled { words, origin } = extracted else {
+                return Err(Error::PostCondition(
+                    "an image before the last was taken as the whole module".into(),
+                ));
+            };
             finisher.finish(plan, &entries, ImageModule::Assembled(words, origin), each)?;
         }
-        None => drop((index, module)),
-    }
-    for (k, library) in libraries.into_iter().enumerate() {
-        finisher.finish_library(first_library_number + k, library, each)?;
-    }
+        // The last image (the only one with `off`) is lowered without the module it came from in
+        // memory, unless it is that module.
+        drop(extractor);
+        drop(graph);
+        match last {
+            Some((plan, extract::Extracted::Whole)) => {
+                finisher.finish(
+                    plan,
+                    &entries,
+                    ImageModule::Source(Box::new((module, index))),
+                    each,
+                )?;
+            }
+            Some((plan, extract::Extracted::Assembled { words, origin })) => {
+                drop((index, module));
+                finisher.finish(plan, &entries, ImageModule::Assembled(words, origin), each)?;
+            }
+            None => drop((index, module)),
+        }
+        for (k, library) in libraries.into_iter().enumerate() {
+            finisher.finish_library(first_library_number + k, library, each)?;
+        }
+        Ok(())
+    };
+    let made = make_images();
+    let validated = finisher.validator.finish(&mut finisher.warnings);
+    validated?;
+    made?;
     let Finisher {
         validator,
         notes: notes_cell,
@@ -637,7 +651,7 @@ impl Finisher<'_> {
         )?;
         let validated_with =
             self.validator
-                .check(&lowered.module, origin.as_deref(), &mut self.warnings)?;
+                .start(&image_name, &lowered.module, origin, &mut self.warnings)?;
         let replaced = lowered.mode == crate::SpecConstMode::DefaultValues;
         let base_sets = self.without_carried_spec_constants(base_sets, &lowered, &inputs_of_image);
         let property_sets = properties::with_spec_constants(base_sets, &lowered.spec_map, replaced);
@@ -780,139 +794,5 @@ fn check_device_image_scope(
         Ok(())
     } else {
         Err(Error::Split(errors.join("\n")))
-    }
-}
-
-/// Validation of the images against the module they were split from, with the library's policy
-/// ([`crate::validate`]): an image may fail spirv-val only as the module does, also once the
-/// instructions the image does not hold as they were (not extracted, or rewritten by lowering)
-/// are set aside.
-struct Validator {
-    /// The target environment, when spirv-val runs.
-    env: Option<String>,
-    /// Whether `env` was given (`--target-env`), not derived from the module's version.
-    env_given: bool,
-    /// The module's bytes (the policy's input), made once.
-    original: Vec<u8>,
-    /// The module's number of instructions.
-    len: usize,
-    /// The module's own spirv-val report (`Some(None)`: it passes), found once, when an image
-    /// first fails: every image is compared with it without validating the module again.
-    original_error: std::cell::OnceCell<Option<String>>,
-    /// Why it does not run (said once).
-    note: Option<Diagnostic>,
-}
-
-impl Validator {
-    fn new(options: &Options, module: &Module, index: &Index) -> Result<Validator> {
-        use crate::validate;
-        let off = Validator {
-            env: None,
-            env_given: false,
-            original: Vec::new(),
-            len: module.len(),
-            original_error: std::cell::OnceCell::new(),
-            note: None,
-        };
-        if options.validation == crate::Validation::Never {
-            return Ok(off);
-        }
-        if let Some(why) = validate::unavailable() {
-            return Ok(Validator {
-                note: Some(validate::when_unavailable(
-                    options.validation,
-                    why,
-                    Validated::Image,
-                )?),
-                ..off
-            });
-        }
-        let kernel = index
-            .capabilities
-            .iter()
-            .any(|&(c, _)| c == spirv::Capability::Kernel as u32);
-        let env = options
-            .target_env
-            .clone()
-            .unwrap_or_else(|| validate::default_target_env(module.version(), kernel));
-        Ok(Validator {
-            env: Some(env),
-            env_given: options.target_env.is_some(),
-            original: module.original_bytes(),
-            len: module.len(),
-            original_error: std::cell::OnceCell::new(),
-            note: None,
-        })
-    }
-
-    /// Validates one image, whose instruction `j` came from the module's `origin[j]` (with
-    /// [`extract::CHANGED`] when changed; no `origin`: the module's `j`); returns the
-    /// environment used, if it ran.
-    fn check(
-        &self,
-        image: &ModuleOutput,
-        origin: Option<&[u32]>,
-        warnings: &mut Vec<Diagnostic>,
-    ) -> Result<Option<String>> {
-        use crate::validate;
-        let Some(env) = &self.env else {
-            return Ok(None);
-        };
-        let bytes = image.to_bytes()?;
-        let Some(image_error) = validate::spirv_val(&bytes, env)? else {
-            return Ok(Some(env.clone()));
-        };
-        // The module's own error, found once: an image failing as the module does (or a module
-        // spirv-val cannot read) needs no further look.
-        let original_error = match self.original_error.get() {
-            Some(e) => e.clone(),
-            None => {
-                let e = validate::spirv_val(&self.original, env)?;
-                self.original_error.get_or_init(|| e.clone());
-                e
-            }
-        };
-        if let Some(e) = &original_error {
-            if validate::is_unreadable(e)
-                || validate::error_key(e) == validate::error_key(&image_error)
-            {
-                warnings.push(Diagnostic::InvalidAsInput {
-                    what: Validated::Image,
-                    target_env: env.clone(),
-                    error: e.lines().next().unwrap_or("").to_string(),
-                });
-                return Ok(Some(env.clone()));
-            }
-        }
-        let edited = match &image.0 {
-            crate::io::output::OutputRepr::Edited(m, _) => Some(m),
-            _ => None,
-        };
-        let mut lowered = |_k: usize| {
-            let mut gone = vec![true; self.len];
-            let whole: Vec<u32>;
-            let origin = match origin {
-                Some(origin) => origin,
-                None => {
-                    whole = (0..self.len as u32).collect();
-                    &whole
-                }
-            };
-            for (j, &i) in origin.iter().enumerate() {
-                let survives = edited.is_none_or(|m| m.survives(j));
-                if i & extract::CHANGED == 0 && survives {
-                    if let Some(g) = gone.get_mut(i as usize) {
-                        *g = false;
-                    }
-                }
-            }
-            Some(validate::Lowered {
-                gone,
-                same_ids: true,
-            })
-        };
-        let verdict = validate::check(&bytes, &[&self.original], env, &mut lowered)?;
-        warnings.extend(verdict.warning(Validated::Image, env));
-        Ok(Some(env.clone()))
     }
 }
