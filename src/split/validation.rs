@@ -4,10 +4,12 @@
 //! lowering) are set aside.
 //!
 //! Each image is validated in the background while the next ones are made: [`Validator::start`]
-//! hands the image's bytes to a thread that runs spirv-val (and the policy, when it fails), at
-//! most [`Validator::in_flight`] at once; the oldest is waited for when one more would exceed
-//! that. A split of many small images is mostly spirv-val's time (40 images of a DPC++ module:
-//! ~115 of ~130 ms), which one validation at a time keeps on one core.
+//! hands the image's bytes to a thread that runs spirv-val (and the policy, when it fails), as
+//! many at once as the machine has cores (at most [`MOST_IN_FLIGHT`]); the oldest is waited
+//! for when one more would exceed that. A split of many small images is mostly spirv-val's
+//! time (the 40 images of `testdata/postlink/kernels40`: ~100 of ~120 ms), which one validation
+//! at a time keeps on one core. An image that fails is judged with the module's own spirv-val
+//! report, found once ([`crate::validate::judge`]).
 //!
 //! Postconditions: [`Validator::finish`] has waited for every image started; its error is the
 //! first image's, in image order, whose validation failed (the error a validation of one image
@@ -23,6 +25,10 @@ use crate::{ModuleOutput, Options};
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
 use std::thread::JoinHandle;
+
+/// Most images validated at once, whatever the cores: spirv-val takes ~20 times the size of
+/// the module it reads.
+const MOST_IN_FLIGHT: usize = 8;
 
 /// What every image's validation reads: the split's module, and its own spirv-val report.
 struct Source {
@@ -55,14 +61,16 @@ pub(super) struct Validator {
     /// Why it does not run (said once).
     pub note: Option<Diagnostic>,
     pending: VecDeque<Pending>,
-    /// How many images are validated at once: the machine's cores.
+    /// How many images are validated at once: the machine's cores, at most [`MOST_IN_FLIGHT`].
     in_flight: usize,
 }
 
 impl Validator {
     pub fn new(options: &Options, module: &Module, index: &Index) -> Result<Validator> {
         use crate::validate;
-        let in_flight = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let in_flight = std::thread::available_parallelism()
+            .map_or(1, |n| n.get())
+            .min(MOST_IN_FLIGHT);
         let off = |note| Validator {
             env: None,
             env_given: false,
@@ -109,7 +117,7 @@ impl Validator {
     /// (with [`extract::CHANGED`] when changed; no `origin`: the module's `j`); its warnings
     /// will stand at the end of `warnings` as it is now. Returns the environment used, if
     /// spirv-val runs. Waits for the oldest image first when as many as
-    /// [`Validator::in_flight`] are being validated (an error: that image's).
+    /// the machine has cores are being validated (an error: that image's).
     pub fn start(
         &mut self,
         name: &str,
