@@ -42,11 +42,6 @@ enum Gap {
     /// The grouping differs (it follows from aspects the SPIR-V does not show): only that every
     /// kernel is in exactly one image is checked.
     Grouping,
-    /// The images come in another order (DPC++'s per-source key starts with the source's
-    /// `sycl-module-id`, which the SPIR-V does not hold: spec-link keys by input, and DPC++'s
-    /// ESIMD and SYCL images of one source are two inputs): each image is compared with DPC++'s
-    /// image of the same kernels, wherever it is.
-    ImageOrder,
     /// The spec constants are numbered in another order (DPC++'s follows LLVM use lists that
     /// inlining reordered): the spec-constant sets are compared by which symbolic IDs they hold
     /// and how many default bytes, not by number.
@@ -61,12 +56,6 @@ const SPEC_SETS: [&str; 2] = [
 
 /// Known gaps: (case, DPC++ mode folders, gap, why).
 const GAPS: &[(&str, &[&str], Gap, &str)] = &[
-    (
-        "flag-esimd-stateful",
-        &["per_source", "auto"],
-        Gap::ImageOrder,
-        "DPC++'s ESIMD and SYCL images of one source are two inputs: spec-link orders the groups by input, DPC++ by source",
-    ),
     (
         "vfunc",
         &["per_kernel", "per_source", "auto"],
@@ -225,18 +214,6 @@ fn gap(case: &str, mode: &str) -> Option<(Gap, &'static str)> {
     GAPS.iter()
         .find(|(c, modes, _, _)| *c == case && modes.contains(&mode))
         .map(|&(_, _, g, why)| (g, why))
-}
-
-/// The gap of a case outside `testdata/postlink` (a campaign's, `$SPEC_LINK_POSTLINK_CASES`),
-/// which [`GAPS`] cannot name: per source, the image order of a source whose `off` output is
-/// an ESIMD and a SYCL image (the reason of `flag-esimd-stateful`'s gap). Such a gap need not
-/// show.
-fn campaign_gap(case: &Path, mode: &str) -> Option<(Gap, &'static str)> {
-    let listed = case.parent() == Some(common::repo().join("testdata/postlink").as_path());
-    (!listed && matches!(mode, "per_source" | "auto") && images(&case.join("off")).len() > 1).then_some((
-        Gap::ImageOrder,
-        "DPC++'s ESIMD and SYCL images of one source are two inputs: spec-link orders the groups by input, DPC++ by source",
-    ))
 }
 
 /// `imageN` files of a folder in N order (`imageN.native.*` are not images of their own). (Where
@@ -423,7 +400,7 @@ fn compare(
     }
     let expected = images(&dir);
     let gap = if inputs == Inputs::Props {
-        gap(&name, dpcpp).or_else(|| campaign_gap(case, dpcpp))
+        gap(&name, dpcpp)
     } else {
         for row in &rows {
             let text = String::from_utf8_lossy(&std::fs::read(&row[0]).unwrap()).into_owned();
@@ -472,27 +449,6 @@ fn compare(
     }
     if rows.len() != expected.len() {
         problems.push(format!("{} images, DPC++ {}", rows.len(), expected.len()));
-    }
-    let mut expected = expected;
-    if let Some((Gap::ImageOrder, _)) = gap {
-        // DPC++'s image of each of ours by its kernels (an image of ours that no DPC++ image
-        // matches keeps DPC++'s image at its place, and its .sym differs below).
-        let sym_of = |p: &PathBuf| std::fs::read_to_string(p).unwrap();
-        let mut theirs: Vec<Option<PathBuf>> = expected.iter().cloned().map(Some).collect();
-        let mut matched = Vec::new();
-        for (k, row) in rows.iter().enumerate().take(expected.len()) {
-            let ours = sym_of(&row[2]);
-            let at = theirs.iter().position(|t| {
-                t.as_ref()
-                    .is_some_and(|t| sym_of(&t.with_extension("kernels.txt")) == ours)
-            });
-            match at.and_then(|a| theirs[a].take()) {
-                Some(t) => matched.push(t),
-                None => matched.push(expected[k].clone()),
-            }
-        }
-        gap_showed = matched != expected[..matched.len()];
-        expected = matched;
     }
     for (k, (row, theirs)) in rows.iter().zip(&expected).enumerate() {
         let sym = std::fs::read_to_string(&row[2]).unwrap();
@@ -612,9 +568,6 @@ fn split_equals_dpcpp_in(spec: SpecMode) {
             match gap(&name, dpcpp) {
                 Some((g, why)) if gap_showed => {
                     eprintln!("{name}/{dpcpp}: known gap {g:?} ({why}); the rest matches")
-                }
-                None if problems.is_empty() && campaign_gap(case, dpcpp).is_some() => {
-                    eprintln!("{name}/{dpcpp}: matches DPC++ (the image order not compared)")
                 }
                 Some((g, _)) => failures.push(format!(
                     "{name}/{dpcpp}: listed gap {g:?} no longer shows: take it off GAPS"
@@ -851,18 +804,17 @@ fn auxdata_of(case: &str) -> Option<Vec<common::auxdata::Aux>> {
     Some(entries)
 }
 
-/// The cases of [`GAPS`] but those of spec-constant numbering and image order, and `dynchain`
+/// The cases of [`GAPS`] but those of spec-constant numbering, and `dynchain`
 /// (a helper with an argument mask), their `off` images carrying the `NonSemantic.AuxData` the
 /// front end would have kept ([`auxdata_of`]): spec-link's split equals DPC++'s in every mode, gaps included,
 /// with the property files as `--input-prop` and without them; no image keeps the AuxData.
 #[test]
 fn split_with_auxdata_equals_dpcpp() {
     let root = common::repo().join("testdata/postlink");
-    // (Not the spec-constant numbering nor the image order: AuxData carries neither use-list
-    // order nor the source an input came from.)
+    // (Not the spec-constant numbering: AuxData does not carry use-list order.)
     let mut cases: Vec<&str> = GAPS
         .iter()
-        .filter(|g| !matches!(g.2, Gap::SpecNumbering | Gap::ImageOrder))
+        .filter(|g| !matches!(g.2, Gap::SpecNumbering))
         .map(|g| g.0)
         .collect();
     cases.dedup();

@@ -149,17 +149,43 @@ fn mode_of(module: &Module, graph: &ModuleGraph, id: u32, mode: u32) -> Option<V
         .map(|w| w[3..].to_vec())
 }
 
-/// DPC++'s per-source category of an entry point.
+/// The source each input stands for in the per-source key (DPC++'s starts with the source's
+/// `sycl-module-id`, which the SPIR-V does not hold): its own number, but an input whose entry
+/// points are all ESIMD followed by one with none stand for one source, the first's. That is
+/// the layout of DPC++'s `off` output of a source with ESIMD kernels: the ESIMD image, then the
+/// SYCL image; keyed as one source, their groups come in DPC++'s order (an ESIMD group between
+/// SYCL ones where its key falls) instead of the ESIMD input's first. Only the order of the
+/// images depends on it: an ESIMD and a SYCL entry point never share a group.
+fn sources(entries: &[Entry]) -> Vec<usize> {
+    let inputs = entries.iter().map(|e| e.input + 1).max().unwrap_or(0);
+    let (mut esimd, mut sycl) = (vec![false; inputs], vec![false; inputs]);
+    for e in entries {
+        match e.esimd {
+            true => esimd[e.input] = true,
+            false => sycl[e.input] = true,
+        }
+    }
+    let mut source: Vec<usize> = (0..inputs).collect();
+    for k in 1..inputs {
+        if esimd[k - 1] && !sycl[k - 1] && !esimd[k] {
+            source[k] = k - 1;
+        }
+    }
+    source
+}
+
+/// DPC++'s per-source category of an entry point (`source`: see [`sources`]).
 fn category(
     module: &Module,
     index: &Index,
     graph: &ModuleGraph,
     carried: &Carried,
     entry: &Entry,
+    source: usize,
     aspects_memo: &mut (TypeAspects, IdMap<usize, u8>),
 ) -> String {
     use std::fmt::Write;
-    let mut key = format!("{:08x}-", u32::MAX - entry.input as u32);
+    let mut key = format!("{:08x}-", u32::MAX - source as u32);
     if entry.kind == EntryKind::Virtual {
         // The set name is not in SPIR-V: the carried one for the function it belongs to, else
         // the function's own name (a set of its own).
@@ -277,11 +303,15 @@ pub(crate) fn plan(
 ) -> (Vec<Vec<usize>>, Vec<Planned>) {
     let mut groups: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     let mut memo = (TypeAspects::new(module, index), IdMap::default());
+    let source = sources(entries);
     for (k, e) in entries.iter().enumerate() {
         let key = match mode {
             SplitMode::Off => String::new(),
             SplitMode::PerKernel => e.name.clone(),
-            SplitMode::PerSource => category(module, index, graph, carried, e, &mut memo),
+            SplitMode::PerSource => {
+                let source = source.get(e.input).copied().unwrap_or(e.input);
+                category(module, index, graph, carried, e, source, &mut memo)
+            }
         };
         groups.entry(key).or_default().push(k);
     }
@@ -313,4 +343,43 @@ pub(crate) fn plan(
         });
     }
     (groups, images)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(input: usize, esimd: bool) -> Entry {
+        Entry {
+            id: 1,
+            function: 0,
+            name: String::new(),
+            kind: EntryKind::Kernel,
+            esimd,
+            input,
+        }
+    }
+
+    /// DPC++'s `off` images of a source with ESIMD kernels (ESIMD, then SYCL) are one source;
+    /// other layouts keep a source per input.
+    #[test]
+    fn an_esimd_input_and_the_sycl_input_after_it_are_one_source() {
+        let esimd_then_sycl = [entry(0, true), entry(0, true), entry(1, false)];
+        assert_eq!(sources(&esimd_then_sycl), [0, 0]);
+        let sycl_then_esimd = [entry(0, false), entry(1, true)];
+        assert_eq!(sources(&sycl_then_esimd), [0, 1]);
+        let mixed_first = [entry(0, true), entry(0, false), entry(1, false)];
+        assert_eq!(sources(&mixed_first), [0, 1]);
+        let two_esimd = [entry(0, true), entry(1, true), entry(2, false)];
+        assert_eq!(sources(&two_esimd), [0, 1, 1]);
+        let two_sources = [
+            entry(0, true),
+            entry(1, false),
+            entry(2, true),
+            entry(3, false),
+        ];
+        assert_eq!(sources(&two_sources), [0, 0, 2, 2]);
+        let sycl_only = [entry(0, false), entry(1, false)];
+        assert_eq!(sources(&sycl_only), [0, 1]);
+    }
 }
