@@ -16,6 +16,13 @@ the compile flags that change the image (-O0/-O3, -g, -fno-sycl-early-optimizati
 -ffast-math, -fsycl-allow-device-image-dependencies, -fsycl-instrument-device-code).
 device_has names only aspects the kernel uses, and dependencies are not allowed where device
 code asserts: the split's known gaps (docs/split.md) would show on every such source.
+
+From seed 800 on (earlier seeds give the sources they always gave), a source may also have
+free-function kernels (nd_range_kernel<1|2>, single_task_kernel, in a namespace or not, calling
+the helpers), kernels reading and writing buffers through accessors (whole, ranged with an
+offset, read-only), local memory through group_local_memory_for_overwrite and
+work_group_scratch_size (implicit local arguments), and functors holding an annotated_ptr with
+an alignment property; these come from a random stream of their own.
 """
 import os
 import random
@@ -120,11 +127,16 @@ def gen(seed):
             kernels.append(esimd_kernel(r, k))
         else:
             kernels.append(kernel(r, k, scs, dgs, helpers + (["esh"] if esimd else []), functors, kh_helper))
+    extra = extended(seed, helpers, w) if seed >= 800 else {"kernels": [], "classes": []}
+    kernels += extra["kernels"]
     for f in functors:
         w(f)
     for k in range(nk):
         w(f"class K{k};")
-    w("void run(sycl::queue &q, int *a, float *f, double *d, unsigned long long *u) {")
+    for c in extra["classes"]:
+        w(f"class {c};")
+    buffers = ", sycl::buffer<int, 1> &b0, sycl::buffer<float, 1> &b1" if seed >= 800 else ""
+    w(f"void run(sycl::queue &q, int *a, float *f, double *d, unsigned long long *u{buffers}) {{")
     for body in kernels:
         w(body)
     w("}")
@@ -151,6 +163,78 @@ def gen(seed):
     elif itt:
         flags.append("-fsycl-instrument-device-code")
     return "\n".join(out) + "\n", " ".join(flags)
+
+
+def extended(seed, helpers, w):
+    """The kernels of seeds from 800 on (see the module docs), from a stream of their own;
+    free-function kernels and annotated_ptr functors are written through `w` at once."""
+    x = random.Random(f"extended-{seed}")
+    kernels, classes = [], []
+    helper = lambda: f"{x.choice(helpers)}(v)" if helpers and x.random() < 0.5 else "v"
+    # Free-function kernels.
+    nff = x.choice([0, 0, 1, 2, 3])
+    if nff:
+        w("#include <sycl/ext/oneapi/free_function_queries.hpp>")
+    for i in range(nff):
+        kind = x.choice(["nd1", "nd2", "single"])
+        dbl = x.random() < 0.25
+        ns = x.random() < 0.3
+        if ns:
+            w(f"namespace ffns{i} {{")
+        if kind == "single":
+            w("SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclex::single_task_kernel))")
+            idx = "0"
+            pre = ""
+        else:
+            n = 1 if kind == "nd1" else 2
+            w(f"SYCL_EXT_ONEAPI_FUNCTION_PROPERTY((syclex::nd_range_kernel<{n}>))")
+            pre = f"auto it = sycl::ext::oneapi::this_work_item::get_nd_item<{n}>(); "
+            idx = "it.get_global_linear_id()"
+        extra_param = ", double *d" if dbl else ""
+        extra_body = f" d[{idx}] = d[{idx}] * 2.5;" if dbl else ""
+        unused = ", int unused" if x.random() < 0.3 else ""
+        w(f"void ff{i}(int *p{extra_param}{unused}) {{ {pre}int v = p[{idx}]; p[{idx}] = {helper()} + 1;{extra_body} }}")
+        if ns:
+            w("}")
+    # Buffer accessors.
+    for i in range(x.choice([0, 0, 1, 2])):
+        name = f"KAcc{i}"
+        classes.append(name)
+        form = x.choice(["whole", "ranged", "readonly"])
+        if form == "whole":
+            acc = "sycl::accessor ac{b0, h, sycl::read_write};"
+            body = f"int v = ac[it]; ac[it] = {helper()} * 2;"
+        elif form == "ranged":
+            acc = "sycl::accessor ac{b0, h, sycl::range<1>(4), sycl::id<1>(2), sycl::read_write};"
+            body = f"int v = ac[it]; ac[it] = {helper()} + 3;"
+        else:
+            acc = "sycl::accessor ac{b0, h, sycl::read_only}; sycl::accessor fo{b1, h, sycl::write_only, sycl::no_init};"
+            body = f"int v = ac[it]; fo[it] = static_cast<float>({helper()}) * 0.5f;"
+        rng = "4" if form == "ranged" else "8"
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ {acc} h.parallel_for<{name}>(sycl::range<1>({rng}), [=](sycl::id<1> it) {{ {body} }}); }});")
+    # Local memory the post-link step passes as an implicit argument.
+    for i in range(x.choice([0, 0, 0, 1, 2])):
+        name = f"KLoc{i}"
+        classes.append(name)
+        body = ("size_t l = it.get_local_linear_id(); loc[l] = static_cast<int>(l); "
+                "sycl::group_barrier(it.get_group()); a[it.get_global_linear_id()] = loc[15 - l];")
+        if x.random() < 0.5:
+            kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<{name}>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) {{ "
+                           f"auto *loc = *sycl::ext::oneapi::group_local_memory_for_overwrite<int[16]>(it.get_group()); {body} }}); }});")
+        else:
+            kernels.append(f"  {{ syclex::launch_config cfg{{sycl::nd_range<1>(32, 16), syclex::properties{{syclex::work_group_scratch_size(16 * sizeof(int))}}}}; "
+                           f"syclex::nd_launch<{name}>(q, cfg, [=](sycl::nd_item<1> it) {{ "
+                           f"int *loc = static_cast<int *>(syclex::get_work_group_scratch_memory()); {body} }}); }}")
+    # Functors holding an annotated_ptr.
+    nap = x.choice([0, 0, 0, 1])
+    if nap:
+        w("#include <sycl/ext/oneapi/experimental/annotated_ptr/annotated_ptr.hpp>")
+    for i in range(nap):
+        align = x.choice([4, 8, 16])
+        w(f"using Aligned{i} = syclex::annotated_ptr<int, decltype(syclex::properties{{syclex::alignment<{align}>}})>;")
+        w(f"struct FAnn{i} {{ Aligned{i} p; int *unused; int n; void operator()() const {{ int v = n; *p = {helper()} + 1; }} }};")
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task(FAnn{i}{{Aligned{i}{{a}}, a, {x.randint(1, 9)}}}); }});")
+    return {"kernels": kernels, "classes": classes}
 
 
 def esimd_kernel(r, k):
