@@ -22,7 +22,12 @@ free-function kernels (nd_range_kernel<1|2>, single_task_kernel, in a namespace 
 the helpers), kernels reading and writing buffers through accessors (whole, ranged with an
 offset, read-only), local memory through group_local_memory_for_overwrite and
 work_group_scratch_size (implicit local arguments), and functors holding an annotated_ptr with
-an alignment property; these come from a random stream of their own.
+an alignment property; these come from a random stream of their own. From seed 900 on, also
+(from a third stream): kernels given their properties as a launch argument
+(parallel_for(range, properties, lambda), single_task(properties, lambda)), reductions (USM and
+buffer, one or two, range and nd_range: DPC++ adds kernels of its own), std::complex and <cmath>
+on float and double (the device library's functions linked in), atomic float adds, and kernels
+named by class templates.
 """
 import os
 import random
@@ -129,6 +134,9 @@ def gen(seed):
             kernels.append(kernel(r, k, scs, dgs, helpers + (["esh"] if esimd else []), functors, kh_helper))
     extra = extended(seed, helpers, w) if seed >= 800 else {"kernels": [], "classes": []}
     kernels += extra["kernels"]
+    more = extended2(seed, w) if seed >= 900 else {"kernels": [], "classes": []}
+    kernels += more["kernels"]
+    extra["classes"] += more["classes"]
     for f in functors:
         w(f)
     for k in range(nk):
@@ -234,6 +242,74 @@ def extended(seed, helpers, w):
         w(f"using Aligned{i} = syclex::annotated_ptr<int, decltype(syclex::properties{{syclex::alignment<{align}>}})>;")
         w(f"struct FAnn{i} {{ Aligned{i} p; int *unused; int n; void operator()() const {{ int v = n; *p = {helper()} + 1; }} }};")
         kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task(FAnn{i}{{Aligned{i}{{a}}, a, {x.randint(1, 9)}}}); }});")
+    return {"kernels": kernels, "classes": classes}
+
+
+def extended2(seed, w):
+    """The kernels of seeds from 900 on (see the module docs), from a stream of their own."""
+    x = random.Random(f"extended2-{seed}")
+    kernels, classes = [], []
+    # Properties as a launch argument.
+    for i in range(x.choice([0, 1, 2])):
+        name = f"KPArg{i}"
+        classes.append(name)
+        if x.random() < 0.4:
+            props = x.choice(["syclex::device_has<sycl::aspect::fp64>", "syclex::sub_group_size<16>"])
+            body = "d[0] = d[1] * 3.0;" if "fp64" in props else "a[0] = 5;"
+            kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task<{name}>(syclex::properties{{{props}}}, [=] {{ {body} }}); }});")
+        else:
+            n = x.choice([8, 16])
+            props = x.sample([f"syclex::work_group_size<{n}>", "syclex::sub_group_size<16>",
+                              f"syclex::work_group_size_hint<{n}>"], x.choice([1, 2]))
+            if any("work_group_size<" in p for p in props) and any("hint" in p for p in props):
+                props = props[:1]
+            kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<{name}>(sycl::nd_range<1>(32, {n}), syclex::properties{{{', '.join(props)}}}, "
+                           f"[=](sycl::nd_item<1> it) {{ a[it.get_global_linear_id()] += {x.randint(1, 9)}; }}); }});")
+    # Reductions.
+    for i in range(x.choice([0, 0, 1, 2])):
+        name = f"KRed{i}"
+        classes.append(name)
+        form = x.choice(["usm", "buffers", "nd"])
+        if form == "usm":
+            op = x.choice(["plus", "maximum", "minimum"])
+            kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<{name}>(sycl::range<1>(64), sycl::reduction(a + {i}, sycl::{op}<int>()), "
+                           f"[=](sycl::id<1> it, auto &r) {{ r.combine(a[it[0] + 8]); }}); }});")
+        elif form == "buffers":
+            kernels.append(f"  {{ sycl::buffer<int> bs(1); sycl::buffer<float> bm(1); q.submit([&](sycl::handler &h) {{ "
+                           f"auto rs = sycl::reduction(bs, h, sycl::plus<int>()); auto rm = sycl::reduction(bm, h, sycl::maximum<float>()); "
+                           f"h.parallel_for<{name}>(sycl::range<1>(64), rs, rm, [=](sycl::id<1> it, auto &s, auto &m) {{ s += a[it[0]]; m.combine(f[it[0]]); }}); }}); }}")
+        else:
+            kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<{name}>(sycl::nd_range<1>(64, 16), sycl::reduction(d, sycl::plus<double>()), "
+                           f"[=](sycl::nd_item<1> it, auto &r) {{ r += d[it.get_global_linear_id() + 1]; }}); }});")
+    # std::complex and <cmath>.
+    ncm = x.choice([0, 0, 1, 2])
+    if ncm:
+        w("#include <complex>")
+        w("#include <cmath>")
+    for i in range(ncm):
+        name = f"KCm{i}"
+        classes.append(name)
+        body = x.choice([
+            "std::complex<float> c(f[0], f[1]); c = c * std::complex<float>(f[2], f[3]) / (c + 1.0f); f[4] = std::abs(c);",
+            "std::complex<double> c(d[0], d[1]); c = std::exp(c * c); d[2] = c.real();",
+            "f[5] = std::sin(f[6]) + std::exp(f[7]) + std::pow(f[8], 2.5f);",
+            "d[3] = std::sin(d[4]) * std::log(d[5]);",
+        ])
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task<{name}>([=] {{ {body} }}); }});")
+    # Atomic float adds.
+    for i in range(x.choice([0, 0, 1])):
+        name = f"KFAdd{i}"
+        classes.append(name)
+        t, p = x.choice([("float", "f"), ("double", "d")])
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.parallel_for<{name}>(sycl::range<1>(16), [=](sycl::id<1> it) {{ "
+                       f"sycl::atomic_ref<{t}, sycl::memory_order::relaxed, sycl::memory_scope::device> r({p}[0]); r.fetch_add({p}[it[0] + 1]); }}); }});")
+    # Kernels named by class templates.
+    nt = x.choice([0, 0, 1, 2])
+    if nt:
+        w("template <typename T, int N> class KTmpl;")
+    for i in range(nt):
+        t = x.choice(["int", "float", "char"])
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task<KTmpl<{t}, {i}>>([=] {{ a[{i + 2}] = static_cast<int>(static_cast<{t}>(a[{i + 3}])) + {i}; }}); }});")
     return {"kernels": kernels, "classes": classes}
 
 
