@@ -44,6 +44,10 @@ pub(crate) struct ModuleGraph {
     pub global_extras: Vec<u32>,
     /// Non-discardable global variables (every image keeps them).
     pub roots: Vec<u32>,
+    /// The imports of debug-information sets (`NonSemantic.*`, `OpenCL.DebugInfo.100`,
+    /// `SPIRV.debug`, `DebugInfo`): their instructions describe the code and use nothing in
+    /// LLVM's sense (debug metadata is not a use of a global).
+    pub debug_sets: IdSet<u32>,
     /// `OpDecorationGroup` ids (their decorations are kept with them).
     pub decoration_groups: Vec<u32>,
     /// Functions decorated `VectorComputeFunctionINTEL` (ESIMD).
@@ -54,6 +58,15 @@ pub(crate) struct ModuleGraph {
     /// Per function: the names and decorations of the ids it defines inside (its parameters,
     /// values and labels), which go with it.
     pub local_annotations: Vec<Vec<u32>>,
+}
+
+/// Whether an extended instruction set imported under `name` holds debug information only.
+fn is_debug_set(name: &[u8]) -> bool {
+    name.starts_with(b"NonSemantic.")
+        || matches!(
+            name,
+            b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
+        )
 }
 
 /// Whether instruction `i` of `module` is a definition of the global section: between the
@@ -94,6 +107,7 @@ impl ModuleGraph {
             group_decorations: Vec::new(),
             global_extras: Vec::new(),
             roots: Vec::new(),
+            debug_sets: IdSet::default(),
             decoration_groups: Vec::new(),
             esimd: IdSet::default(),
             virtual_functions: crate::properties::virtual_functions::pointer_targets(module, index)
@@ -117,8 +131,14 @@ impl ModuleGraph {
                 11 => {
                     g.always.push(at);
                     let named = w.get(2..).and_then(inst::read_string);
-                    if named.is_some_and(|(n, _)| n.starts_with(b"NonSemantic.")) {
+                    if named
+                        .as_ref()
+                        .is_some_and(|(n, _)| n.starts_with(b"NonSemantic."))
+                    {
                         nonsemantic_sets.insert(w[1]);
+                    }
+                    if named.is_some_and(|(n, _)| is_debug_set(&n)) {
+                        g.debug_sets.insert(w[1]);
                     }
                 }
                 15 => {

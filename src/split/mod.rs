@@ -763,7 +763,11 @@ fn check_device_image_scope(
                         continue;
                     }
                     if let Some(w) = index.defs.get(&id).and_then(|d| module.inst(d)) {
-                        if !inst::is(w, spirv::Op::Variable) {
+                        // (Debug information is not a use: a template parameter's value in
+                        // a kernel's debug types can name any device global.)
+                        let debug = inst::is(w, spirv::Op::ExtInst)
+                            && w.get(3).is_some_and(|s| graph.debug_sets.contains(s));
+                        if !debug && !inst::is(w, spirv::Op::Variable) {
                             index.visit_use_ids(module, w, |u| stack.push(u));
                         }
                     }
