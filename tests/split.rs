@@ -164,8 +164,8 @@ const SHARED_DEVICE_GLOBAL: &str = r#"
 "#;
 
 /// Two kernels, one `device_image_scope` device global: KA reads it, KB's debug information names
-/// it (as llvm-spirv writes a kernel argument's number, a literal among ids, which can equal the
-/// global's id) and nothing else of KB uses it.
+/// it and KA's function (as llvm-spirv writes a parameter's number, a literal among ids, which
+/// can equal any id) and nothing else of KB uses either.
 const DEVICE_GLOBAL_IN_DEBUG_INFO: &str = r#"
                OpCapability Addresses
                OpCapability Linkage
@@ -189,7 +189,8 @@ const DEVICE_GLOBAL_IN_DEBUG_INFO: &str = r#"
          %fn = OpTypeFunction %void %ptr_gu
          %dg = OpVariable %ptr_g CrossWorkgroup %init
      %uint_0 = OpConstant %uint 0
-      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg
+       %none = OpExtInst %void %ns 0
+      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg %ka %none
          %ka = OpFunction %void None %fn
          %pa = OpFunctionParameter %ptr_gu
          %la = OpLabel
@@ -207,9 +208,10 @@ const DEVICE_GLOBAL_IN_DEBUG_INFO: &str = r#"
                OpFunctionEnd
 "#;
 
-/// Debug information is no use of a global (in DPC++, debug metadata is not among a global's
-/// users): a `device_image_scope` device global that another kernel's debug information names
-/// splits per kernel, each image valid.
+/// Debug information is no use (in DPC++, debug metadata is not among a global's users): a
+/// `device_image_scope` device global that another kernel's debug information names splits per
+/// kernel, and KB's image does not take KA's function in for its debug record (whose reference
+/// becomes `DebugInfoNone`): one function per image, each image valid.
 #[test]
 fn debug_information_does_not_use_an_image_scoped_device_global() {
     let scratch = common::Scratch::new(&format!("spec-link-split-dg-debug-{}", std::process::id()));
@@ -230,6 +232,15 @@ fn debug_information_does_not_use_an_image_scoped_device_global() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let table = lines(&scratch.join("out/o.table"));
     assert_eq!(table.len(), 3, "{table:?}");
+    for n in 0..2 {
+        let words = common::words(&std::fs::read(scratch.join(format!("out/o_{n}.spv"))).unwrap());
+        let (mut functions, mut i) = (0, 5);
+        while i < words.len() {
+            functions += usize::from(words[i] & 0xffff == 54);
+            i += (words[i] >> 16) as usize;
+        }
+        assert_eq!(functions, 1, "image {n}");
+    }
 }
 
 /// Assembles `text`, turning each `OpDecorate %x UserSemantic "s"` into DPC++'s

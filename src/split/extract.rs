@@ -93,6 +93,30 @@ impl<'a> Extractor<'a> {
         self.marks.get(id) == self.generation
     }
 
+    /// The function `id` is, or the one it is defined in (`None` for an id of the sections
+    /// before the functions).
+    fn function_of(&self, id: u32) -> Option<u32> {
+        let index = self.index;
+        if index.function_by_id.contains_key(&id) {
+            return Some(id);
+        }
+        let d = index.defs.get(&id)?;
+        let k = index.functions.partition_point(|f| f.end < d);
+        index
+            .functions
+            .get(k)
+            .filter(|f| f.start <= d)
+            .map(|f| f.id)
+    }
+
+    /// For an instruction of a debug-information set that has a `DebugInfoNone`: that id.
+    fn debug_info_none(&self, w: &[u32]) -> Option<u32> {
+        if !inst::is(w, Op::ExtInst) {
+            return None;
+        }
+        self.graph.debug_info_none.get(w.get(3)?).copied()
+    }
+
     /// Extracts the image `plan` describes.
     pub(crate) fn extract(&mut self, plan: &ImagePlan<'_>) -> Extracted {
         self.generation += 1;
@@ -221,7 +245,15 @@ impl<'a> Extractor<'a> {
                 if defines_global(module, index, d) {
                     globals_kept.push(d as u32);
                     if let Some(w) = module.inst(d) {
-                        index.visit_use_ids(module, w, |u| stack.push(u));
+                        match self.debug_info_none(w) {
+                            // A debug record brings no function, nor anything of one (see
+                            // `push_global`).
+                            Some(none) => index.visit_use_ids(module, w, |u| {
+                                let code = self.function_of(u).is_some();
+                                stack.push(if code { none } else { u });
+                            }),
+                            None => index.visit_use_ids(module, w, |u| stack.push(u)),
+                        }
                     }
                 }
             }
@@ -354,6 +386,26 @@ impl<'a> Extractor<'a> {
             };
             image.push_built(origin, section, &built);
             return;
+        }
+        // A debug record naming a function the image does not hold: that operand becomes the
+        // set's `DebugInfoNone` (debug information keeps no code in an image; in LLVM it is
+        // metadata, no use). llvm-spirv writes some numbers as literals where the set has ids
+        // (a parameter's number in `DebugLocalVariable`), which can equal a function's id.
+        if let Some(none) = self.debug_info_none(w) {
+            let index = self.index;
+            let absent = |u: u32| self.function_of(u).is_some_and(|f| !self.marked(f));
+            let mut absent_at = Vec::new();
+            if let Some(positions) = index.id_use_positions(self.module, w) {
+                absent_at.extend(positions.into_iter().filter(|&p| absent(w[p])));
+            }
+            if !absent_at.is_empty() {
+                let mut built = w.to_vec();
+                for p in absent_at {
+                    built[p] = none;
+                }
+                image.push_built(i as u32 | CHANGED, section, &built);
+                return;
+            }
         }
         // A body left out: the definition's Export becomes an Import.
         if op == Op::Decorate as u32

@@ -48,6 +48,10 @@ pub(crate) struct ModuleGraph {
     /// `SPIRV.debug`, `DebugInfo`): their instructions describe the code and use nothing in
     /// LLVM's sense (debug metadata is not a use of a global).
     pub debug_sets: IdSet<u32>,
+    /// The first `DebugInfoNone` of each debug-information set that has one (by import): what
+    /// a debug record's reference to a function an image does not hold becomes (see
+    /// [`crate::split::extract`]).
+    pub debug_info_none: IdMap<u32, u32>,
     /// `OpDecorationGroup` ids (their decorations are kept with them).
     pub decoration_groups: Vec<u32>,
     /// Functions decorated `VectorComputeFunctionINTEL` (ESIMD).
@@ -67,6 +71,15 @@ fn is_debug_set(name: &[u8]) -> bool {
             name,
             b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
         )
+}
+
+/// Whether the debug-information set imported under `name` is one whose instruction 0 is
+/// `DebugInfoNone` (`OpenCL.DebugInfo.100` and its older name, `NonSemantic.Shader.DebugInfo.*`).
+fn has_debug_info_none(name: &[u8]) -> bool {
+    matches!(
+        name,
+        b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
+    ) || name.starts_with(b"NonSemantic.Shader.DebugInfo.")
 }
 
 /// Whether instruction `i` of `module` is a definition of the global section: between the
@@ -108,6 +121,7 @@ impl ModuleGraph {
             global_extras: Vec::new(),
             roots: Vec::new(),
             debug_sets: IdSet::default(),
+            debug_info_none: IdMap::default(),
             decoration_groups: Vec::new(),
             esimd: IdSet::default(),
             virtual_functions: crate::properties::virtual_functions::pointer_targets(module, index)
@@ -115,11 +129,16 @@ impl ModuleGraph {
             local_annotations: Vec::with_capacity(index.functions.len()),
         };
         let mut nonsemantic_sets: IdSet<u32> = IdSet::default();
+        let mut debug_info_sets: IdSet<u32> = IdSet::default();
         let globals_start = index.annotation_end;
         for i in 0..index.globals_end.min(module.len()) {
             let Some(w) = module.inst(i) else { continue };
             let op = inst::opcode(w);
             let at = i as u32;
+            // (`DebugInfoNone`: instruction 0 of those sets, without operands.)
+            if op == 12 && w.len() == 5 && w[4] == 0 && debug_info_sets.contains(&w[3]) {
+                g.debug_info_none.entry(w[3]).or_insert(w[2]);
+            }
             match op {
                 // Capability, Extension, MemoryModel, String, SourceExtension, Source,
                 // SourceContinued, ModuleProcessed, DecorationGroup.
@@ -137,8 +156,11 @@ impl ModuleGraph {
                     {
                         nonsemantic_sets.insert(w[1]);
                     }
-                    if named.is_some_and(|(n, _)| is_debug_set(&n)) {
+                    if let Some((name, _)) = named.filter(|(n, _)| is_debug_set(n)) {
                         g.debug_sets.insert(w[1]);
+                        if has_debug_info_none(&name) {
+                            debug_info_sets.insert(w[1]);
+                        }
                     }
                 }
                 15 => {
