@@ -762,7 +762,10 @@ def write_stmt(e, wk):
     if wk.startswith("enum:"):
         u = wk[5:]
         if u == "bool":
-            return f"s.val<unsigned char>(({e}) == decltype({e})(1) ? 1 : 0);"
+            # (An element of an array is an lvalue: its decltype is a reference, which a
+            # functional cast cannot make from 1. A member's is its declared type.)
+            t = f"std::remove_reference_t<decltype({e})>" if e.endswith("]") else f"decltype({e})"
+            return f"s.val<unsigned char>(({e}) == {t}(1) ? 1 : 0);"
         return f"s.val<{u}>(({u})({e}));"
     if wk == "bf_s":
         return f"s.val<long long>((long long)({e}));"
