@@ -101,6 +101,9 @@ impl<'a> Extractor<'a> {
             return Some(id);
         }
         let d = index.defs.get(&id)?;
+        if d < index.globals_end {
+            return None;
+        }
         let k = index.functions.partition_point(|f| f.end < d);
         index
             .functions
@@ -394,9 +397,15 @@ impl<'a> Extractor<'a> {
         if let Some(none) = self.debug_info_none(w) {
             let index = self.index;
             let absent = |u: u32| self.function_of(u).is_some_and(|f| !self.marked(f));
+            // (Nearly every record names only debug records, strings and constants: one visit
+            // without allocating; the positions only for the rare one that names code.)
+            let mut any = false;
+            index.visit_use_ids(self.module, w, |u| any |= absent(u));
             let mut absent_at = Vec::new();
-            if let Some(positions) = index.id_use_positions(self.module, w) {
-                absent_at.extend(positions.into_iter().filter(|&p| absent(w[p])));
+            if any {
+                if let Some(positions) = index.id_use_positions(self.module, w) {
+                    absent_at.extend(positions.into_iter().filter(|&p| absent(w[p])));
+                }
             }
             if !absent_at.is_empty() {
                 let mut built = w.to_vec();
