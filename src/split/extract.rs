@@ -4,9 +4,11 @@
 //! Algorithm: a worklist over ids from the entry points, their interfaces and execution-mode
 //! operands and the graph's roots ([`ModuleGraph::roots`]); a function brings the ids its body
 //! uses ([`ModuleGraph::deps`]), a global definition the ids its instruction uses, a decoration
-//! with id operands (`OpDecorateId`) those ids. A function the plan declares only
-//! ([`ImagePlan::declared`]) brings its type and is written as a declaration with `Import`
-//! linkage. The image's instructions — those kept of the sections before the functions (names
+//! with id operands (`OpDecorateId`) those ids. A debug record brings no code: where it names a
+//! function, or an id defined in one, the image holds its set's `DebugInfoNone` in that place
+//! unless the image holds the function anyway (in LLVM, debug metadata is no use). A function
+//! the plan declares only ([`ImagePlan::declared`]) brings its type and is written as a
+//! declaration with `Import` linkage. The image's instructions — those kept of the sections before the functions (names
 //! and decorations of kept ids only, `OpGroupDecorate` with the targets kept, non-semantic global
 //! `OpExtInst`s whose operands are all kept), then the kept functions, in module order — are
 //! written by the reassembly engine ([`crate::module::assemble`]) under the module's header: the

@@ -763,8 +763,9 @@ fn check_device_image_scope(
                         continue;
                     }
                     if let Some(w) = index.defs.get(&id).and_then(|d| module.inst(d)) {
-                        // (Debug information is not a use: a template parameter's value in
-                        // a kernel's debug types can name any device global.)
+                        // (Debug information is not a use, as in LLVM: a record can name a
+                        // global, through a parameter's number llvm-spirv writes as a literal
+                        // where ids stand, or a template argument's value.)
                         let debug = inst::is(w, spirv::Op::ExtInst)
                             && w.get(3).is_some_and(|s| graph.debug_sets.contains(s));
                         if !debug && !inst::is(w, spirv::Op::Variable) {
