@@ -8,14 +8,14 @@
 //! function, or an id defined in one, the image holds its set's `DebugInfoNone` in that place
 //! unless the image holds the function anyway (in LLVM, debug metadata is no use). A function
 //! the plan declares only ([`ImagePlan::declared`]) brings its type and is written as a
-//! declaration with `Import` linkage. The image's instructions — those kept of the sections before the functions (names
-//! and decorations of kept ids only, `OpGroupDecorate` with the targets kept, non-semantic global
-//! `OpExtInst`s whose operands are all kept), then the kept functions, in module order — are
-//! written by the reassembly engine ([`crate::module::assemble`]) under the module's header: the
-//! logical layout, the functions without a body first. The Intel alias declarations
-//! (`OpAlias*DeclINTEL`, which llvm-spirv writes after the names) are global definitions
-//! wherever they are, and stay in the section the module has them in
-//! ([`Section::in_module`]). Ids are not renumbered: the bound stays the
+//! declaration with `Import` linkage. The image's instructions — those kept of the sections
+//! before the functions (names and decorations of kept ids only, `OpGroupDecorate` with the
+//! targets kept, non-semantic global `OpExtInst`s whose operands are all kept), then the kept
+//! functions, in module order — are written by the reassembly engine
+//! ([`crate::module::assemble`]) under the module's header: the logical layout, the functions
+//! without a body first. The Intel alias declarations (`OpAlias*DeclINTEL`, which llvm-spirv
+//! writes after the names) are global definitions wherever they are, and stay in the section
+//! the module has them in ([`Section::in_module`]). Ids are not renumbered: the bound stays the
 //! module's.
 //!
 //! The last image of a split ([`ImagePlan::last`]) that would hold every instruction of the
