@@ -163,50 +163,31 @@ const SHARED_DEVICE_GLOBAL: &str = r#"
                OpFunctionEnd
 "#;
 
-/// Two kernels, one `device_image_scope` device global: KA reads it, KB's debug information names
-/// it and KA's function (as llvm-spirv writes a parameter's number, a literal among ids, which
-/// can equal any id) and nothing else of KB uses either.
-const DEVICE_GLOBAL_IN_DEBUG_INFO: &str = r#"
-               OpCapability Addresses
-               OpCapability Linkage
-               OpCapability Kernel
-               OpCapability Int64
-               OpExtension "SPV_KHR_non_semantic_info"
-         %ns = OpExtInstImport "NonSemantic.Shader.DebugInfo.200"
-               OpMemoryModel Physical64 OpenCL
-               OpEntryPoint Kernel %ka "KA"
-               OpEntryPoint Kernel %kb "KB"
-               OpName %dg "dg_scoped"
-               OpDecorate %dg UserSemantic "_Z9dg_scoped"
-               OpDecorate %dg LinkageAttributes "dg_scoped" Export
-       %uint = OpTypeInt 32 0
-     %uint_1 = OpConstant %uint 1
-         %st = OpTypeStruct %uint
-       %init = OpConstantComposite %st %uint_1
-      %ptr_g = OpTypePointer CrossWorkgroup %st
-     %ptr_gu = OpTypePointer CrossWorkgroup %uint
-       %void = OpTypeVoid
-         %fn = OpTypeFunction %void %ptr_gu
-         %dg = OpVariable %ptr_g CrossWorkgroup %init
-     %uint_0 = OpConstant %uint 0
-       %none = OpExtInst %void %ns 0
-      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg %ka %none
-         %ka = OpFunction %void None %fn
-         %pa = OpFunctionParameter %ptr_gu
-         %la = OpLabel
-         %va = OpInBoundsAccessChain %ptr_gu %dg %uint_0
-         %xa = OpLoad %uint %va
-               OpStore %pa %xa
-               OpReturn
-               OpFunctionEnd
-         %kb = OpFunction %void None %fn
-         %pb = OpFunctionParameter %ptr_gu
-         %lb = OpLabel
-    %declare = OpExtInst %void %ns 28 %dbvar %pb
-               OpStore %pb %uint_1
-               OpReturn
-               OpFunctionEnd
-"#;
+/// [`SHARED_DEVICE_GLOBAL`] but KB does not use the global: its debug information names it and
+/// KA's function (as llvm-spirv writes a parameter's number, a literal among ids, which can equal
+/// any id).
+fn device_global_in_debug_info() -> String {
+    let edits = [
+        (
+            "               OpMemoryModel",
+            "               OpExtension \"SPV_KHR_non_semantic_info\"\n         %ns = OpExtInstImport \"NonSemantic.Shader.DebugInfo.200\"\n               OpMemoryModel",
+        ),
+        (
+            "     %uint_0 = OpConstant %uint 0\n",
+            "     %uint_0 = OpConstant %uint 0\n       %none = OpExtInst %void %ns 0\n      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg %ka %none\n",
+        ),
+        (
+            "         %vb = OpInBoundsAccessChain %ptr_gu %dg %uint_0\n               OpStore %vb %uint_1",
+            "    %declare = OpExtInst %void %ns 28 %dbvar %pb\n               OpStore %pb %uint_1",
+        ),
+    ];
+    edits
+        .iter()
+        .fold(SHARED_DEVICE_GLOBAL.to_string(), |text, (from, to)| {
+            assert!(text.contains(from), "{from}");
+            text.replace(from, to)
+        })
+}
 
 /// Debug information is no use (in DPC++, debug metadata is not among a global's users): a
 /// `device_image_scope` device global that another kernel's debug information names splits per
@@ -215,7 +196,7 @@ const DEVICE_GLOBAL_IN_DEBUG_INFO: &str = r#"
 #[test]
 fn debug_information_does_not_use_an_image_scoped_device_global() {
     let scratch = common::Scratch::new(&format!("spec-link-split-dg-debug-{}", std::process::id()));
-    let input = assemble_text(&scratch, DEVICE_GLOBAL_IN_DEBUG_INFO);
+    let input = assemble_text(&scratch, &device_global_in_debug_info());
     let input = input.to_str().unwrap();
     std::fs::create_dir_all(scratch.join("out")).unwrap();
     let o = spec_link(
