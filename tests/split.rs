@@ -170,14 +170,25 @@ fn device_global_in_debug_info() -> String {
     let edits = [
         (
             "               OpMemoryModel",
-            "               OpExtension \"SPV_KHR_non_semantic_info\"\n         %ns = OpExtInstImport \"NonSemantic.Shader.DebugInfo.200\"\n               OpMemoryModel",
+            concat!(
+                "               OpExtension \"SPV_KHR_non_semantic_info\"\n",
+                "         %ns = OpExtInstImport \"NonSemantic.Shader.DebugInfo.200\"\n",
+                "               OpMemoryModel",
+            ),
         ),
         (
             "     %uint_0 = OpConstant %uint 0\n",
-            "     %uint_0 = OpConstant %uint 0\n       %none = OpExtInst %void %ns 0\n      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg %ka %none\n",
+            concat!(
+                "     %uint_0 = OpConstant %uint 0\n",
+                "       %none = OpExtInst %void %ns 0\n",
+                "      %dbvar = OpExtInst %void %ns 26 %uint_1 %dg %ka %none\n",
+            ),
         ),
         (
-            "         %vb = OpInBoundsAccessChain %ptr_gu %dg %uint_0\n               OpStore %vb %uint_1",
+            concat!(
+                "         %vb = OpInBoundsAccessChain %ptr_gu %dg %uint_0\n",
+                "               OpStore %vb %uint_1",
+            ),
             "    %declare = OpExtInst %void %ns 28 %dbvar %pb\n               OpStore %pb %uint_1",
         ),
     ];
