@@ -357,3 +357,87 @@ fn a_descriptor_spanning_gigabytes_allocates_nothing_by_it() {
         out.display()
     );
 }
+
+/// The names of the `[SYCL/device globals]` set of a `.prop` file (DPC++'s text format: a
+/// `[set]` line, then `name=type|value` lines).
+fn prop_device_globals(prop: &str) -> Vec<String> {
+    let mut names = Vec::new();
+    let mut inside = false;
+    for line in prop.lines() {
+        if line.starts_with('[') {
+            inside = line == "[SYCL/device globals]";
+        } else if let Some((name, _)) = line.split_once('=').filter(|_| inside) {
+            names.push(name.to_string());
+        }
+    }
+    names.sort();
+    names
+}
+
+/// Device globals as DPC++ 2026.2 writes them (`HostAccessINTEL` under its internal number): on
+/// every `off` image of `testdata/postlink`, info's device globals are the `[SYCL/device
+/// globals]` of DPC++'s own `.prop` for it. Which kernel reaches which: `devglobal` as its source
+/// reads them, and in `dgscope-debug` (`-g`) only `KDg` reaches `dg`, although `KPlain`'s debug
+/// records name its id (a parameter's number, written as a literal among ids).
+#[test]
+fn info_lists_dpcpp_device_globals_and_the_kernels_reaching_them() {
+    let pattern = common::repo().join("testdata/postlink/*/off/image*.prop");
+    let mut compared = 0;
+    for prop in glob::glob(pattern.to_str().unwrap())
+        .unwrap()
+        .map(Result::unwrap)
+    {
+        let name = prop.file_name().unwrap().to_string_lossy().into_owned();
+        if name.contains(".native.") || name.contains(".emulation.") {
+            continue;
+        }
+        let spv = prop.with_extension("spv");
+        let expected = prop_device_globals(&std::fs::read_to_string(&prop).unwrap());
+        let info = info_json(&[&spv]);
+        let mut got: Vec<String> = info["device_globals"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|g| g["name"].as_str().unwrap().to_string())
+            .collect();
+        got.sort();
+        assert_eq!(got, expected, "{}", spv.display());
+        compared += usize::from(!expected.is_empty());
+    }
+    assert!(compared >= 15, "only {compared} images with device globals");
+    let reached = |case: &str| -> Vec<(String, Vec<String>)> {
+        let spv = common::repo().join(format!("testdata/postlink/{case}/off/image0.spv"));
+        let info = info_json(&[&spv]);
+        let kernels = info["kernels"].as_array().unwrap().iter();
+        kernels
+            .map(|k| {
+                let globals = k["device_globals"].as_array().unwrap().iter();
+                let globals = globals.map(|g| g.as_str().unwrap().to_string()).collect();
+                (k["name"].as_str().unwrap().to_string(), globals)
+            })
+            .collect()
+    };
+    let owned = |v: &[(&str, &[&str])]| -> Vec<(String, Vec<String>)> {
+        v.iter()
+            .map(|(k, g)| (k.to_string(), g.iter().map(|s| s.to_string()).collect()))
+            .collect()
+    };
+    assert_eq!(
+        reached("devglobal"),
+        owned(&[
+            ("_ZTS4KDgA", &["_Z8dg_plain", "_Z8dg_scope"]),
+            ("_ZTS4KDgB", &["_Z12dg_hostwrite", "_Z8dg_plain"]),
+            ("_ZTS4KDgC", &["uid0123456789abcdef____ZL11dg_scope_ro"]),
+        ])
+    );
+    let debug = reached("dgscope-debug");
+    for (kernel, globals) in &debug {
+        let expected: &[&str] = if kernel == "_ZTSZ4mainE3KDg" {
+            &["_Z2dg"]
+        } else {
+            &[]
+        };
+        assert_eq!(globals, expected, "dgscope-debug {kernel}");
+    }
+    assert_eq!(debug.len(), 4);
+}

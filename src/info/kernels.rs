@@ -220,8 +220,12 @@ fn reached_globals(
         }
         let w = module.original(i);
         let op = inst::opcode(w);
-        // Types are not followed (an array length is a constant, not a use).
-        if (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op) {
+        // Types are not followed (an array length is a constant, not a use), nor debug records
+        // (no use either; llvm-spirv writes numbers among their ids).
+        if (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
+            || (op == Op::ExtInst as u32
+                && w.get(3).is_some_and(|s| decorations.debug_sets.contains(s)))
+        {
             continue;
         }
         index.visit_use_ids(module, w, |u| {

@@ -599,6 +599,17 @@ pub enum ExtSet {
     Unknown,
 }
 
+/// Whether the extended instruction set imported under `name` holds debug information only
+/// (`NonSemantic.*`, `OpenCL.DebugInfo.100` and its older name `SPIRV.debug`, `DebugInfo`): its
+/// instructions describe the code and use nothing in LLVM's sense (debug metadata is no use).
+pub fn is_debug_info_set(name: &[u8]) -> bool {
+    name.starts_with(b"NonSemantic.")
+        || matches!(
+            name,
+            b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
+        )
+}
+
 /// The layout of the extended instruction set imported under `name`.
 pub fn ext_set(name: &[u8]) -> ExtSet {
     use rspirv::grammar as g;

@@ -64,15 +64,6 @@ pub(crate) struct ModuleGraph {
     pub local_annotations: Vec<Vec<u32>>,
 }
 
-/// Whether an extended instruction set imported under `name` holds debug information only.
-fn is_debug_set(name: &[u8]) -> bool {
-    name.starts_with(b"NonSemantic.")
-        || matches!(
-            name,
-            b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
-        )
-}
-
 /// Whether the debug-information set imported under `name` is one whose instruction 0 is
 /// `DebugInfoNone` (`OpenCL.DebugInfo.100` and its older name, `NonSemantic.Shader.DebugInfo.*`).
 fn has_debug_info_none(name: &[u8]) -> bool {
@@ -156,7 +147,7 @@ impl ModuleGraph {
                     {
                         nonsemantic_sets.insert(w[1]);
                     }
-                    if let Some((name, _)) = named.filter(|(n, _)| is_debug_set(n)) {
+                    if let Some((name, _)) = named.filter(|(n, _)| inst::is_debug_info_set(n)) {
                         g.debug_sets.insert(w[1]);
                         if has_debug_info_none(&name) {
                             debug_info_sets.insert(w[1]);
