@@ -208,37 +208,37 @@ fn device_global_in_debug_info() -> String {
 fn debug_information_does_not_use_an_image_scoped_device_global() {
     let scratch = common::Scratch::new(&format!("spec-link-split-dg-debug-{}", std::process::id()));
     let input = assemble_text(&scratch, &device_global_in_debug_info());
-    let input = input.to_str().unwrap();
-    std::fs::create_dir_all(scratch.join("out")).unwrap();
-    let o = spec_link(
-        &scratch,
-        &[
-            input,
-            "--split",
-            "per-kernel",
-            "-o",
-            "out/o.table",
-            "--validate",
-        ],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    let table = lines(&scratch.join("out/o.table"));
-    assert_eq!(table.len(), 3, "{table:?}");
-    for n in 0..2 {
-        let image = scratch.join(format!("out/o_{n}.spv"));
-        assert_eq!(function_count(&image), 1, "image {n}");
-    }
+    assert_eq!(functions_per_kernel_image(&scratch, &input), [1, 1]);
 }
 
-/// The functions (`OpFunction`s) of the module in `path`.
-fn function_count(path: &Path) -> usize {
-    let words = common::words(&std::fs::read(path).unwrap());
-    let (mut functions, mut i) = (0, 5);
-    while i < words.len() {
-        functions += usize::from(words[i] & 0xffff == 54);
-        i += (words[i] >> 16) as usize;
-    }
-    functions
+/// Splits `input` per kernel into `out/` of `scratch`, validated (spirv-val's policy), and
+/// counts the functions (`OpFunction`s) of each image the table lists.
+fn functions_per_kernel_image(scratch: &Path, input: &Path) -> Vec<usize> {
+    std::fs::create_dir_all(scratch.join("out")).unwrap();
+    let input = input.to_str().unwrap();
+    let args = [
+        input,
+        "--split",
+        "per-kernel",
+        "-o",
+        "out/o.table",
+        "--validate",
+    ];
+    let o = spec_link(scratch, &args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let images = lines(&scratch.join("out/o.table")).len() - 1;
+    (0..images)
+        .map(|n| {
+            let words =
+                common::words(&std::fs::read(scratch.join(format!("out/o_{n}.spv"))).unwrap());
+            let (mut functions, mut i) = (0, 5);
+            while i < words.len() {
+                functions += usize::from(words[i] & 0xffff == 54);
+                i += (words[i] >> 16) as usize;
+            }
+            functions
+        })
+        .collect()
 }
 
 /// Debug information brings no code into an image: `testdata/clang-debuginfo/split-O2.spv`
@@ -254,24 +254,8 @@ fn debug_information_brings_no_code_into_an_image() {
         "spec-link-split-debug-code-{}",
         std::process::id()
     ));
-    std::fs::create_dir_all(scratch.join("out")).unwrap();
     let input = common::repo().join("testdata/clang-debuginfo/split-O2.spv");
-    let o = spec_link(
-        &scratch,
-        &[
-            input.to_str().unwrap(),
-            "--split",
-            "per-kernel",
-            "-o",
-            "out/o.table",
-            "--validate",
-        ],
-    );
-    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for n in 0..2 {
-        let image = scratch.join(format!("out/o_{n}.spv"));
-        assert_eq!(function_count(&image), 2, "image {n}");
-    }
+    assert_eq!(functions_per_kernel_image(&scratch, &input), [2, 2]);
 }
 
 /// Assembles `text`, turning each `OpDecorate %x UserSemantic "s"` into DPC++'s
