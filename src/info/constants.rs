@@ -11,7 +11,7 @@
 use super::names::SymbolNames;
 use super::value::{scalar_bytes, Value};
 use crate::layout::{Layout, TypeKind};
-use crate::module::idhash::{IdMap, IdSet};
+use crate::module::idhash::IdMap;
 use crate::module::index::Index;
 use crate::module::inst;
 use crate::module::Module;
@@ -142,8 +142,6 @@ pub(crate) struct Decorations {
     pub spec_id: IdMap<u32, u32>,
     /// `HostAccessINTEL` name of each decorated id (device globals).
     pub host_access: IdMap<u32, String>,
-    /// The imports of debug-information sets ([`inst::is_debug_info_set`]).
-    pub debug_sets: IdSet<u32>,
 }
 
 impl Decorations {
@@ -151,12 +149,6 @@ impl Decorations {
         let mut d = Decorations::default();
         for i in 0..index.annotation_end.min(module.len()) {
             let w = module.original(i);
-            if inst::is(w, Op::ExtInstImport) && w.len() >= 3 {
-                if inst::read_string(&w[2..]).is_some_and(|(n, _)| inst::is_debug_info_set(&n)) {
-                    d.debug_sets.insert(w[1]);
-                }
-                continue;
-            }
             if !inst::is(w, Op::Decorate) || w.len() < 4 {
                 continue;
             }

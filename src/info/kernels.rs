@@ -223,8 +223,7 @@ fn reached_globals(
         // Types are not followed (an array length is a constant, not a use), nor debug records
         // (no use either; llvm-spirv writes numbers among their ids).
         if (Op::TypeVoid as u32..=Op::TypeForwardPointer as u32).contains(&op)
-            || (op == Op::ExtInst as u32
-                && w.get(3).is_some_and(|s| decorations.debug_sets.contains(s)))
+            || index.is_debug_record(w)
         {
             continue;
         }

@@ -164,6 +164,9 @@ pub struct Index {
     pub entry_names: IdMap<u32, Vec<u8>>,
     /// Extended instruction sets imported, by result id.
     pub ext_sets: IdMap<u32, inst::ExtSet>,
+    /// The imports of debug-information sets ([`inst::is_debug_info_set`]): their instructions
+    /// use nothing in LLVM's sense (debug metadata is no use).
+    pub debug_sets: IdSet<u32>,
     /// Every instruction that names or decorates an id (debug names, annotations), in order, as
     /// runs `start..end` of consecutive instructions (a handful in a valid module, where they
     /// form two sections; see [`Index::remove_annotations_of`]).
@@ -611,6 +614,9 @@ fn scan_rest(module: &Module, along: &mut impl Along) -> Scanned<(Index, Scan)> 
                 let (name, _) = inst::read_string(&w[2..])
                     .ok_or_else(|| (i, malformed(module, i, "unterminated string")))?;
                 ix.ext_sets.insert(w[1], inst::ext_set(&name));
+                if inst::is_debug_info_set(&name) {
+                    ix.debug_sets.insert(w[1]);
+                }
             }
             OP_MEMORY_MODEL => {
                 need(3)?;
@@ -961,6 +967,11 @@ impl Index {
             " (an instruction of the extended instruction set \"{}\", which spec-link cannot decode: every operand is taken for an id)",
             name.as_deref().unwrap_or("?")
         )
+    }
+
+    /// Whether `words` is an instruction of a debug-information set ([`Index::debug_sets`]).
+    pub fn is_debug_record(&self, words: &[u32]) -> bool {
+        inst::is(words, Op::ExtInst) && words.get(3).is_some_and(|s| self.debug_sets.contains(s))
     }
 
     /// The function that contains instruction `i`, if any.

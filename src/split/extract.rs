@@ -106,12 +106,7 @@ impl<'a> Extractor<'a> {
         if d < index.globals_end {
             return None;
         }
-        let k = index.functions.partition_point(|f| f.end < d);
-        index
-            .functions
-            .get(k)
-            .filter(|f| f.start <= d)
-            .map(|f| f.id)
+        index.function_of(d).map(|f| f.id)
     }
 
     /// For an instruction of a debug-information set that has a `DebugInfoNone`: that id.

@@ -44,10 +44,6 @@ pub(crate) struct ModuleGraph {
     pub global_extras: Vec<u32>,
     /// Non-discardable global variables (every image keeps them).
     pub roots: Vec<u32>,
-    /// The imports of debug-information sets (`NonSemantic.*`, `OpenCL.DebugInfo.100`,
-    /// `SPIRV.debug`, `DebugInfo`): their instructions describe the code and use nothing in
-    /// LLVM's sense (debug metadata is not a use of a global).
-    pub debug_sets: IdSet<u32>,
     /// The first `DebugInfoNone` of each debug-information set that has one (by import): what
     /// a debug record's reference to a function an image does not hold becomes (see
     /// [`crate::split::extract`]).
@@ -111,7 +107,6 @@ impl ModuleGraph {
             group_decorations: Vec::new(),
             global_extras: Vec::new(),
             roots: Vec::new(),
-            debug_sets: IdSet::default(),
             debug_info_none: IdMap::default(),
             decoration_groups: Vec::new(),
             esimd: IdSet::default(),
@@ -147,11 +142,8 @@ impl ModuleGraph {
                     {
                         nonsemantic_sets.insert(w[1]);
                     }
-                    if let Some((name, _)) = named.filter(|(n, _)| inst::is_debug_info_set(n)) {
-                        g.debug_sets.insert(w[1]);
-                        if has_debug_info_none(&name) {
-                            debug_info_sets.insert(w[1]);
-                        }
+                    if named.is_some_and(|(n, _)| has_debug_info_none(&n)) {
+                        debug_info_sets.insert(w[1]);
                     }
                 }
                 15 => {

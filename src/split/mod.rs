@@ -766,9 +766,7 @@ fn check_device_image_scope(
                         // (Debug information is not a use, as in LLVM: a record can name a
                         // global, through a parameter's number llvm-spirv writes as a literal
                         // where ids stand, or a template argument's value.)
-                        let debug = inst::is(w, spirv::Op::ExtInst)
-                            && w.get(3).is_some_and(|s| graph.debug_sets.contains(s));
-                        if !debug && !inst::is(w, spirv::Op::Variable) {
+                        if !index.is_debug_record(w) && !inst::is(w, spirv::Op::Variable) {
                             index.visit_use_ids(module, w, |u| stack.push(u));
                         }
                     }
