@@ -2104,3 +2104,39 @@ fn alias_scope_lists_of_memory_operands_are_renumbered() {
         panic!("the linked module fails spirv-val as no input does: {e}");
     }
 }
+
+/// The LLVM/SPIR-V Translator writes a `DebugLocalVariable`'s argument number
+/// (`NonSemantic.Shader.DebugInfo.200`, DPC++ with `-g`) as a literal where the set has an id, and
+/// reads it back so: linked after another input, whose ids come first, DPC++'s `dgscope-debug`
+/// image (a 30-parameter kernel: numbers 1 to 30, 9 and 25 equal to the ids of a global and a
+/// function) keeps every argument number, not shifted as its ids are. The other input, written
+/// by LLVM's SPIR-V backend, has no such record.
+#[test]
+fn translator_debug_argument_numbers_are_not_renumbered() {
+    let tmp = tmpdir("argnumbers");
+    let first = common::repo().join("testdata/dpcpp-backend/twokernels-g/image.input.spv");
+    let dpcpp = common::repo().join("testdata/postlink/dgscope-debug/off/image0.spv");
+    let out = tmp.join("out.spv");
+    let o = spec_link(
+        &tmp,
+        &[
+            first.to_str().unwrap(),
+            dpcpp.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "--validate",
+        ],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let before = common::debug_argument_numbers(&std::fs::read(&dpcpp).unwrap());
+    assert!(
+        common::debug_argument_numbers(&std::fs::read(&first).unwrap()).is_empty(),
+        "the first input has argument numbers of its own"
+    );
+    assert!(
+        (1..=30).all(|n| before.contains(&n)),
+        "dgscope-debug's kernel no longer has 30 numbered parameters: {before:?}"
+    );
+    let after = common::debug_argument_numbers(&std::fs::read(&out).unwrap());
+    assert_eq!(after, before);
+}

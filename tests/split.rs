@@ -258,6 +258,52 @@ fn debug_information_brings_no_code_into_an_image() {
     assert_eq!(functions_per_kernel_image(&scratch, &input), [2, 2]);
 }
 
+/// A `DebugLocalVariable`'s argument number, which the LLVM/SPIR-V Translator writes as a
+/// literal, stays what it is in a split image: DPC++'s `dgscope-debug` image (its 30-parameter
+/// kernel numbers its parameters 1 to 30; 25 equals the id of another kernel's function, which
+/// that kernel's image does not hold) split per kernel, each image's argument numbers are the
+/// input's (none became `DebugInfoNone`'s id), and the kernel's image numbers its 30.
+#[test]
+fn translator_debug_argument_numbers_stay_in_split_images() {
+    let scratch = common::Scratch::new(&format!(
+        "spec-link-split-argnumbers-{}",
+        std::process::id()
+    ));
+    std::fs::create_dir_all(scratch.join("out")).unwrap();
+    let input = common::repo().join("testdata/postlink/dgscope-debug/off/image0.spv");
+    let args = [
+        input.to_str().unwrap(),
+        "--split",
+        "per-kernel",
+        "-o",
+        "out/o.table",
+        "--validate",
+    ];
+    let o = spec_link(&scratch, &args);
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let numbers = |path: &Path| common::debug_argument_numbers(&std::fs::read(path).unwrap());
+    let input_numbers = numbers(&input);
+    let images = lines(&scratch.join("out/o.table")).len() - 1;
+    for n in 0..images {
+        let image = numbers(&scratch.join(format!("out/o_{n}.spv")));
+        let symbols = lines(&scratch.join(format!("out/o_{n}.sym")));
+        if symbols.iter().any(|s| s.contains("KPlain")) {
+            assert!(
+                (1..=30).all(|k| image.contains(&k)),
+                "KPlain's image does not number its 30 parameters 1 to 30: {image:?}"
+            );
+        }
+        // The image's numbers are the input's, as a multiset: none was changed.
+        let mut left = input_numbers.clone();
+        for k in image {
+            let Some(at) = left.iter().position(|&x| x == k) else {
+                panic!("image {n} has argument number {k} more often than the input");
+            };
+            left.swap_remove(at);
+        }
+    }
+}
+
 /// Assembles `text`, turning each `OpDecorate %x UserSemantic "s"` into DPC++'s
 /// `OpDecorate %x HostAccessINTEL(6147) 2 "s"` (which spirv-as does not know).
 fn assemble_text(dir: &Path, text: &str) -> PathBuf {

@@ -32,6 +32,8 @@ type Forward = [u32; 2];
 /// The id checks of one module (see the module docs).
 pub struct IdCheck {
     bound: u32,
+    /// The header's generator word.
+    generator: u32,
     defined: IdBits,
     /// Ids used before their definition (each in `forward` too when `where_noted`).
     noted: IdBits,
@@ -94,10 +96,12 @@ fn layouts() -> &'static [u8] {
 }
 
 impl IdCheck {
-    /// A check for a module whose header declares id bound `bound`.
-    pub fn new(bound: u32) -> Self {
+    /// A check for a module whose header declares id bound `bound` and names `generator` (which
+    /// decides how some extended instruction sets are laid out: [`inst::ext_set`]).
+    pub fn new(bound: u32, generator: u32) -> Self {
         IdCheck {
             bound,
+            generator,
             defined: IdBits::default(),
             noted: IdBits::default(),
             where_noted: true,
@@ -264,7 +268,8 @@ impl IdCheck {
         }
         if op == OP_EXT_INST_IMPORT {
             if let Some((name, _)) = words.get(2..).and_then(inst::read_string) {
-                self.ext_sets.insert(id, inst::ext_set(&name));
+                self.ext_sets
+                    .insert(id, inst::ext_set(&name, self.generator));
                 self.last_set = inst::ExtIdsCache::default();
             }
         }
@@ -276,10 +281,10 @@ impl IdCheck {
     /// It notes which ids are used before their definition, not where (only
     /// [`IdCheck::joins`] reads it: nearly every id the instructions before it define is such,
     /// and a position each came to ~0.8 MB on a 10 MB module).
-    pub fn continuing(bound: u32, ext_sets: IdMap<u32, inst::ExtSet>) -> Self {
+    pub fn continuing(bound: u32, generator: u32, ext_sets: IdMap<u32, inst::ExtSet>) -> Self {
         IdCheck {
             ext_sets,
-            ..IdCheck::new(bound)
+            ..IdCheck::new(bound, generator)
         }
         .without_positions()
     }
@@ -338,7 +343,7 @@ impl IdCheck {
 
 /// The id checks over a whole module (its input words, edits ignored).
 pub fn check_module(module: &super::Module) -> Result<()> {
-    let mut check = IdCheck::new(module.bound());
+    let mut check = IdCheck::new(module.bound(), module.generator());
     for i in 0..module.len() {
         check.inst(module.original(i), module.offset_of(i))?;
     }
@@ -351,7 +356,7 @@ mod tests {
     use crate::module::inst::{build, string_words};
 
     fn run(bound: u32, insts: &[Vec<u32>]) -> std::result::Result<(), String> {
-        let mut check = IdCheck::new(bound);
+        let mut check = IdCheck::new(bound, 0);
         let mut offset = 5;
         for w in insts {
             check.inst(w, offset).map_err(|e| e.to_string())?;
@@ -419,7 +424,7 @@ mod tests {
                 let words: Vec<u32> = (0..n)
                     .map(|k| if k == 0 { n << 16 | op } else { 100 + k })
                     .collect();
-                let mut check = IdCheck::new(1000);
+                let mut check = IdCheck::new(1000, 0);
                 if check.inst(&words, 5).is_err() {
                     continue;
                 }

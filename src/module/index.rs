@@ -340,7 +340,7 @@ fn check_chunk(ids: &mut IdCheck, module: &Module, c: usize) -> bool {
 
 /// A check from the first instruction of `module`.
 fn check_from_start(module: &Module) -> IdCheck {
-    let mut ids = IdCheck::new(module.bound());
+    let mut ids = IdCheck::new(module.bound(), module.generator());
     if module.bound_is_trusted() {
         ids.allow_dense_to_bound();
     }
@@ -387,7 +387,7 @@ fn check_back(
         .map(|id| defs.get(id).map_or(usize::MAX, |i| i + 1))
         .max()
         .unwrap_or(0);
-    let mut ids = IdCheck::continuing(module.bound(), ext_sets.clone());
+    let mut ids = IdCheck::continuing(module.bound(), module.generator(), ext_sets.clone());
     // (Its sets at their full size at once when the definitions table is: the bound is sane.
     // Grown by doubling from the back's first ids, they left spare copies behind.)
     if module.bound_is_trusted() || defs.is_dense() {
@@ -613,7 +613,8 @@ fn scan_rest(module: &Module, along: &mut impl Along) -> Scanned<(Index, Scan)> 
                 need(3)?;
                 let (name, _) = inst::read_string(&w[2..])
                     .ok_or_else(|| (i, malformed(module, i, "unterminated string")))?;
-                ix.ext_sets.insert(w[1], inst::ext_set(&name));
+                ix.ext_sets
+                    .insert(w[1], inst::ext_set(&name, module.generator()));
                 if inst::is_debug_info_set(&name) {
                     ix.debug_sets.insert(w[1]);
                 }

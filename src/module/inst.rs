@@ -593,6 +593,11 @@ fn decoded_use_positions(words: &[u32]) -> Option<Vec<usize>> {
 pub enum ExtSet {
     /// Every operand is an id (`NonSemantic.*` sets by definition, `GLSL.std.450`).
     AllIds,
+    /// `NonSemantic.Shader.DebugInfo.100` or `.200` in a module the LLVM/SPIR-V Translator wrote
+    /// (DPC++, llvm-spirv: [`TRANSLATOR_GENERATOR`]): every operand is an id but a
+    /// `DebugLocalVariable`'s argument number, which the translator writes, and reads back, as
+    /// a literal (the set's specification makes it an id).
+    TranslatorShaderDebugInfo,
     /// Operands as rspirv's grammar table of the set says.
     Table(&'static rspirv::grammar::InstructionTable<rspirv::grammar::ExtInstOp>),
     /// A set spec-link does not know: its operands cannot be told apart.
@@ -610,8 +615,20 @@ pub fn is_debug_info_set(name: &[u8]) -> bool {
         )
 }
 
-/// The layout of the extended instruction set imported under `name`.
-pub fn ext_set(name: &[u8]) -> ExtSet {
+/// The generator id (the high half of the header's generator word) of the LLVM/SPIR-V
+/// Translator, which DPC++ and llvm-spirv write.
+pub const TRANSLATOR_GENERATOR: u32 = 6;
+
+/// `DebugLocalVariable`'s number in the `NonSemantic.Shader.DebugInfo` sets.
+const DEBUG_LOCAL_VARIABLE: u32 = 26;
+
+/// The word of a `DebugLocalVariable` `OpExtInst` holding its argument number (its 8th operand,
+/// after Name, Type, Source, Line, Column, Parent and Flags).
+const ARG_NUMBER_WORD: usize = 12;
+
+/// The layout of the extended instruction set imported under `name` in a module whose header
+/// names `generator` (see [`ExtSet::TranslatorShaderDebugInfo`]).
+pub fn ext_set(name: &[u8], generator: u32) -> ExtSet {
     use rspirv::grammar as g;
     match name {
         b"OpenCL.std" => ExtSet::Table(&g::OPENCL_STD_100_INSTRUCTION_TABLE),
@@ -625,6 +642,11 @@ pub fn ext_set(name: &[u8]) -> ExtSet {
         }
         b"DebugInfo" => ExtSet::Table(&g::DEBUGINFO_INSTRUCTION_TABLE),
         b"GLSL.std.450" => ExtSet::AllIds,
+        b"NonSemantic.Shader.DebugInfo.100" | b"NonSemantic.Shader.DebugInfo.200"
+            if generator >> 16 == TRANSLATOR_GENERATOR =>
+        {
+            ExtSet::TranslatorShaderDebugInfo
+        }
         n if n.starts_with(b"NonSemantic.") => ExtSet::AllIds,
         _ => ExtSet::Unknown,
     }
@@ -643,6 +665,15 @@ pub fn visit_ext_inst_id_positions(words: &[u32], set: ExtSet, f: &mut impl FnMu
     }
     let fits = match set {
         ExtSet::AllIds => true,
+        ExtSet::TranslatorShaderDebugInfo => {
+            if words[4] == DEBUG_LOCAL_VARIABLE && n > ARG_NUMBER_WORD {
+                f(1);
+                f(3);
+                (5..n).filter(|&p| p != ARG_NUMBER_WORD).for_each(f);
+                return true;
+            }
+            true
+        }
         ExtSet::Unknown => false,
         ExtSet::Table(table) => id_only_operands(table, words[4]).is_some_and(|max| n - 5 <= max),
     };
@@ -724,6 +755,9 @@ pub fn id_only_layouts(
 enum ExtIds {
     /// Every operand is an id.
     All,
+    /// Every operand is an id but a `DebugLocalVariable`'s argument number
+    /// ([`ExtSet::TranslatorShaderDebugInfo`]).
+    AllButArgNumber,
     /// Per instruction number: `Some(max operand words)` when every operand is an id
     /// ([`id_only_layouts`]).
     Layouts(&'static [Option<usize>]),
@@ -757,6 +791,7 @@ impl ExtIdsCache {
             _ => {
                 let ids = match set_of(set) {
                     Some(ExtSet::AllIds) => ExtIds::All,
+                    Some(ExtSet::TranslatorShaderDebugInfo) => ExtIds::AllButArgNumber,
                     Some(ExtSet::Table(table)) => {
                         id_only_layouts(table).map_or(ExtIds::Decode, ExtIds::Layouts)
                     }
@@ -768,6 +803,9 @@ impl ExtIdsCache {
         };
         match ids {
             ExtIds::All => true,
+            ExtIds::AllButArgNumber => {
+                ext_op != DEBUG_LOCAL_VARIABLE || words.len() <= ARG_NUMBER_WORD
+            }
             ExtIds::Layouts(layouts) => layouts
                 .get(ext_op as usize)
                 .copied()
@@ -799,6 +837,10 @@ fn ext_inst_use_positions_by_grammar(words: &[u32], set: ExtSet) -> Option<Vec<u
     let mut out = vec![1, 3];
     match set {
         ExtSet::AllIds => out.extend(5..words.len()),
+        ExtSet::TranslatorShaderDebugInfo => {
+            let literal = words[4] == DEBUG_LOCAL_VARIABLE;
+            out.extend((5..words.len()).filter(|&p| !(literal && p == ARG_NUMBER_WORD)));
+        }
         ExtSet::Unknown => return None,
         ExtSet::Table(table) => {
             let g = table.lookup_opcode(words[4])?;
@@ -830,6 +872,7 @@ impl std::fmt::Debug for ExtSet {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.write_str(match self {
             ExtSet::AllIds => "AllIds",
+            ExtSet::TranslatorShaderDebugInfo => "TranslatorShaderDebugInfo",
             ExtSet::Table(_) => "Table",
             ExtSet::Unknown => "Unknown",
         })
@@ -993,15 +1036,15 @@ mod tests {
     fn debug_info_literals_are_not_ids() {
         // %r = OpExtInst %void %set DebugCompilationUnit <version> <dwarf> %source <language>
         let words = [head(Op::ExtInst, 9), 2, 10, 3, 1, 65536, 4, 11, 3];
-        let set = ext_set(b"OpenCL.DebugInfo.100");
+        let set = ext_set(b"OpenCL.DebugInfo.100", 0);
         assert_eq!(ext_inst_use_positions(&words, set), Some(vec![1, 3, 7]));
         // NonSemantic sets only have id operands.
-        let ns = ext_set(b"NonSemantic.Shader.DebugInfo.100");
+        let ns = ext_set(b"NonSemantic.Shader.DebugInfo.100", 0);
         assert_eq!(
             ext_inst_use_positions(&words, ns),
             Some(vec![1, 3, 5, 6, 7, 8])
         );
-        assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown")).is_none());
+        assert!(ext_inst_use_positions(&words, ext_set(b"Vendor.Unknown", 0)).is_none());
         // The translator's legacy name for OpenCL.DebugInfo.100: its literals are not ids either
         // (a DebugFunction's Flags may equal an id, as 136 does here).
         // %r = OpExtInst %void %set DebugFunction %name %type %source <line> <column> %parent
@@ -1024,12 +1067,60 @@ mod tests {
             177,
             202,
         ];
-        let legacy = ext_inst_use_positions(&function, ext_set(b"SPIRV.debug"));
+        let legacy = ext_inst_use_positions(&function, ext_set(b"SPIRV.debug", 0));
         assert_eq!(legacy, Some(vec![1, 3, 5, 6, 7, 10, 11, 14, 15]));
         assert_eq!(
             legacy,
-            ext_inst_use_positions(&function, ext_set(b"OpenCL.DebugInfo.100"))
+            ext_inst_use_positions(&function, ext_set(b"OpenCL.DebugInfo.100", 0))
         );
+    }
+
+    #[test]
+    fn the_translators_debug_argument_numbers_are_literals() {
+        // %r = OpExtInst %void %set DebugLocalVariable %name %type %source %line %column %parent
+        //      %flags <arg number>
+        let words = [
+            head(Op::ExtInst, 13),
+            2,
+            30,
+            3,
+            26,
+            4,
+            5,
+            6,
+            7,
+            8,
+            9,
+            10,
+            25,
+        ];
+        let all: Vec<usize> = [1, 3].into_iter().chain(5..13).collect();
+        let translator = (TRANSLATOR_GENERATOR << 16) | 14;
+        for name in [
+            &b"NonSemantic.Shader.DebugInfo.100"[..],
+            b"NonSemantic.Shader.DebugInfo.200",
+        ] {
+            let set = ext_set(name, translator);
+            let mut visited = Vec::new();
+            assert!(visit_ext_inst_id_positions(&words, set, &mut |p| {
+                visited.push(p)
+            }));
+            assert_eq!(visited, all[..all.len() - 1]);
+            assert_eq!(
+                ext_inst_use_positions_by_grammar(&words, set),
+                Some(visited)
+            );
+            let mut cache = ExtIdsCache::default();
+            assert!(!cache.operands_are_ids(&words, |_| Some(set)));
+            // Without the argument number (a local variable), and another instruction: ids.
+            assert!(cache.operands_are_ids(&words[..12], |_| Some(set)));
+            let mut other = words;
+            other[4] = 11;
+            assert!(cache.operands_are_ids(&other, |_| Some(set)));
+            // Another generator's module (LLVM's SPIR-V backend: 43) writes an id there.
+            let backend = ext_set(name, 43 << 16);
+            assert_eq!(ext_inst_use_positions(&words, backend), Some(all.clone()));
+        }
     }
 
     /// Every position `visit_use_positions` reports is inside the instruction, whatever its

@@ -305,7 +305,10 @@ impl Prefix {
 /// process's memory small, as reading the file would).
 fn check_mapped(map: &memmap2::Mmap) -> Result<u64> {
     let words = super::mapped_words(map);
-    let mut walker = Walker::new(words.get(3).copied().unwrap_or(0));
+    let mut walker = Walker::new(
+        words.get(3).copied().unwrap_or(0),
+        words.get(2).copied().unwrap_or(0),
+    );
     let step = CHUNK * 4; // words: 1 MiB
     let mut at = HEADER_WORDS.min(words.len());
     while at < words.len() {
@@ -352,9 +355,9 @@ struct Walker {
 }
 
 impl Walker {
-    fn new(bound: u32) -> Self {
+    fn new(bound: u32, generator: u32) -> Self {
         Walker {
-            ids: IdCheck::new(bound),
+            ids: IdCheck::new(bound, generator),
             next: HEADER_WORDS,
             pending: Vec::new(),
             pending_at: 0,
@@ -443,7 +446,10 @@ impl Walker {
 
 /// Checks a module's words (host order, header included) as [`Prefix::copy_to`] does.
 fn check_words(words: &[u32]) -> Result<()> {
-    let mut walker = Walker::new(words.get(3).copied().unwrap_or(0));
+    let mut walker = Walker::new(
+        words.get(3).copied().unwrap_or(0),
+        words.get(2).copied().unwrap_or(0),
+    );
     walker.feed(words.get(HEADER_WORDS..).unwrap_or(&[]), HEADER_WORDS);
     walker.finish(words.len())
 }
@@ -480,7 +486,10 @@ fn copy_read<W: Write>(
     } else {
         raw
     };
-    let mut walker = Walker::new(first.get(3).copied().unwrap_or(0));
+    let mut walker = Walker::new(
+        first.get(3).copied().unwrap_or(0),
+        first.get(2).copied().unwrap_or(0),
+    );
     walker.feed(first.get(HEADER_WORDS..).unwrap_or(&[]), HEADER_WORDS);
     // The chunk is read into words (no copy to turn bytes into words): their native reading is
     // the module's host-order word unless the module's byte order is not the host's.

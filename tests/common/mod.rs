@@ -150,6 +150,35 @@ pub fn without_imports_and_strings(bytes: &[u8]) -> Vec<Vec<u32>> {
     out
 }
 
+/// The argument numbers of a module's `DebugLocalVariable`s of the `NonSemantic.Shader.DebugInfo`
+/// sets (their 8th operand, word 12), in module order: the LLVM/SPIR-V Translator writes each as
+/// a literal where the set's specification has an id.
+pub fn debug_argument_numbers(bytes: &[u8]) -> Vec<u32> {
+    let words = words(bytes);
+    let mut sets = std::collections::BTreeSet::new();
+    let mut out = Vec::new();
+    let mut at = 5;
+    while at < words.len() {
+        let n = (words[at] >> 16) as usize;
+        assert!(
+            n > 0 && at + n <= words.len(),
+            "malformed module at word {at}"
+        );
+        let w = &words[at..at + n];
+        match w[0] & 0xffff {
+            11 if bytes[4 * (at + 2)..4 * (at + n)]
+                .starts_with(b"NonSemantic.Shader.DebugInfo.") =>
+            {
+                sets.insert(w[1]);
+            }
+            12 if n > 12 && sets.contains(&w[3]) && w[4] == 26 => out.push(w[12]),
+            _ => {}
+        }
+        at += n;
+    }
+    out
+}
+
 /// Little-endian words as bytes.
 pub fn bytes(words: &[u32]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
