@@ -231,12 +231,9 @@ fn functions_per_kernel_image(scratch: &Path, input: &Path) -> Vec<usize> {
         .map(|n| {
             let words =
                 common::words(&std::fs::read(scratch.join(format!("out/o_{n}.spv"))).unwrap());
-            let (mut functions, mut i) = (0, 5);
-            while i < words.len() {
-                functions += usize::from(words[i] & 0xffff == 54);
-                i += (words[i] >> 16) as usize;
-            }
-            functions
+            common::instructions(&words)
+                .filter(|(_, w)| w[0] & 0xffff == 54)
+                .count()
         })
         .collect()
 }

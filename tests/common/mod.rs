@@ -129,24 +129,35 @@ pub fn words(bytes: &[u8]) -> Vec<u32> {
         .collect()
 }
 
+/// The instructions after the header of a module's `words`, each with its word offset (a
+/// malformed word count fails the test).
+pub fn instructions(words: &[u32]) -> impl Iterator<Item = (usize, &[u32])> {
+    let mut at = 5;
+    std::iter::from_fn(move || {
+        if at >= words.len() {
+            return None;
+        }
+        let n = (words[at] >> 16) as usize;
+        assert!(
+            n > 0 && at + n <= words.len(),
+            "malformed module at word {at}"
+        );
+        at += n;
+        Some((at - n, &words[at - n..at]))
+    })
+}
+
 /// The instructions of a module but its `OpExtInstImport`s and `OpString`s (which name the
 /// extended instruction sets and the source files), as words, after the header.
 pub fn without_imports_and_strings(bytes: &[u8]) -> Vec<Vec<u32>> {
     let words = words(bytes);
     assert!(words.len() >= 5, "not a module: {} words", words.len());
     let mut out = vec![words[..5].to_vec()];
-    let mut at = 5;
-    while at < words.len() {
-        let n = (words[at] >> 16) as usize;
-        assert!(
-            n > 0 && at + n <= words.len(),
-            "malformed module at word {at}"
-        );
-        if !matches!(words[at] & 0xffff, 7 | 11) {
-            out.push(words[at..at + n].to_vec());
-        }
-        at += n;
-    }
+    out.extend(
+        instructions(&words)
+            .filter(|(_, w)| !matches!(w[0] & 0xffff, 7 | 11))
+            .map(|(_, w)| w.to_vec()),
+    );
     out
 }
 
@@ -157,24 +168,16 @@ pub fn debug_argument_numbers(bytes: &[u8]) -> Vec<u32> {
     let words = words(bytes);
     let mut sets = std::collections::BTreeSet::new();
     let mut out = Vec::new();
-    let mut at = 5;
-    while at < words.len() {
-        let n = (words[at] >> 16) as usize;
-        assert!(
-            n > 0 && at + n <= words.len(),
-            "malformed module at word {at}"
-        );
-        let w = &words[at..at + n];
+    for (at, w) in instructions(&words) {
         match w[0] & 0xffff {
-            11 if bytes[4 * (at + 2)..4 * (at + n)]
+            11 if bytes[4 * (at + 2)..4 * (at + w.len())]
                 .starts_with(b"NonSemantic.Shader.DebugInfo.") =>
             {
                 sets.insert(w[1]);
             }
-            12 if n > 12 && sets.contains(&w[3]) && w[4] == 26 => out.push(w[12]),
+            12 if w.len() > 12 && sets.contains(&w[3]) && w[4] == 26 => out.push(w[12]),
             _ => {}
         }
-        at += n;
     }
     out
 }
