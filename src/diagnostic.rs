@@ -305,10 +305,11 @@ impl fmt::Display for Diagnostic {
                 crate::properties::VIRTUAL_FUNCTIONS
             ),
             Diagnostic::ImagePropertiesLeftOut => f.write_str(
-                "the SPIR-V does not hold optLevel, work_group_num_dim, max_linear_work_group_size, \
-                 implicit local arguments, work-group dynamic local memory or virtual-function \
-                 sets: without the input's property file (--input-prop) or NonSemantic.AuxData \
-                 (llvm-spirv --spirv-preserve-auxdata) they are left out",
+                "the SPIR-V does not hold work_group_num_dim, max_linear_work_group_size, implicit \
+                 local arguments, work-group dynamic local memory, virtual-function sets or the -O \
+                 level: without the input's property file (--input-prop) or NonSemantic.AuxData \
+                 (llvm-spirv --spirv-preserve-auxdata) they are left out, and optLevel is 0 where \
+                 the first entry point is OptNone, else 2",
             ),
             Diagnostic::ImplicitLocalArgsLeftOut => f.write_str(
                 "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \

@@ -278,6 +278,8 @@ enum Inputs {
     AuxDataAndProps,
     /// The images with `NonSemantic.AuxData` added, no `--input-prop`.
     AuxDataOnly,
+    /// The images alone: what the SPIR-V holds.
+    SpirvOnly,
 }
 
 /// The spec-constant mode of a split and DPC++'s property sets it is compared with.
@@ -311,7 +313,7 @@ fn run_split(
     let mut offs = images(&case.join("off"));
     assert!(!offs.is_empty(), "{}: no off images", case.display());
     let props: Vec<PathBuf> = offs.iter().map(|o| o.with_extension("prop")).collect();
-    if inputs != Inputs::Props {
+    if matches!(inputs, Inputs::AuxDataAndProps | Inputs::AuxDataOnly) {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
         let entries = auxdata_of(&name).expect("a case with AuxData");
         let dir = out.join("inputs");
@@ -326,7 +328,7 @@ fn run_split(
     }
     let mut cmd = Command::new(env!("CARGO_BIN_EXE_spec-link"));
     cmd.args(&offs);
-    if inputs != Inputs::AuxDataOnly {
+    if matches!(inputs, Inputs::Props | Inputs::AuxDataAndProps) {
         for p in &props {
             cmd.arg("--input-prop").arg(p);
         }
@@ -846,6 +848,61 @@ fn split_with_auxdata_equals_dpcpp() {
         "{} of {compared} case/mode pairs differ from DPC++:\n{}",
         failures.len(),
         failures.join("\n")
+    );
+}
+
+/// Without `--input-prop` or AuxData, `optLevel` comes from the SPIR-V: 0 where a kernel of the
+/// module is `OptNone` (the front end's `-O0`; `esimd-o0`'s ESIMD kernel is not, its SYCL kernel
+/// is) or the module has debug information (`-g`; `esimd-only-g` has no `OptNone` kernel), else
+/// 2. Every `off` image of the reference cases (`$SPEC_LINK_POSTLINK_CASES` too), split `off`
+/// from the images alone, has DPC++'s `optLevel` — or, for an image without entry points, none,
+/// as DPC++'s has none.
+#[test]
+fn opt_level_from_the_spirv_is_dpcpps() {
+    let root = std::env::var_os("SPEC_LINK_POSTLINK_CASES")
+        .map_or_else(|| common::repo().join("testdata/postlink"), PathBuf::from);
+    let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.join("off").is_dir() && !images(&p.join("off")).is_empty())
+        .collect();
+    cases.sort();
+    let opt_level = |sets: &[PropertySet]| {
+        sets.iter()
+            .filter(|s| s.name == "SYCL/misc properties")
+            .flat_map(|s| &s.properties)
+            .find(|(name, _)| name == "optLevel")
+            .map(|(_, v)| v.clone())
+    };
+    let (mut failures, mut levels) = (Vec::new(), BTreeMap::new());
+    for case in &cases {
+        let name = case.file_name().unwrap().to_string_lossy().into_owned();
+        let out =
+            common::Scratch::new(&format!("spec-link-optlevel-{name}-{}", std::process::id()));
+        let (code, stderr, rows) =
+            run_split(case, "off", &out, Inputs::SpirvOnly, SpecMode::Native);
+        if code != 0 {
+            failures.push(format!("{name}: exit {code}\n{stderr}"));
+            continue;
+        }
+        let theirs = images(&case.join("off"));
+        assert_eq!(rows.len(), theirs.len(), "{name}: image count");
+        for (k, (row, image)) in rows.iter().zip(&theirs).enumerate() {
+            let ours = opt_level(&read_prop(&out.join("split").join(&row[1])));
+            let dpcpp = opt_level(&read_prop(&image.with_extension("prop")));
+            *levels.entry(format!("{dpcpp:?}")).or_insert(0) += 1;
+            if ours != dpcpp {
+                failures.push(format!(
+                    "{name} image {k}: optLevel {ours:?}, DPC++ {dpcpp:?}"
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+    // Both levels were met.
+    assert!(
+        levels.len() >= 2 || root != common::repo().join("testdata/postlink"),
+        "{levels:?}"
     );
 }
 

@@ -2,7 +2,8 @@
 //! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
 //! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (the front end's -O
 //! level is not in SPIR-V: from `--input-prop`, else the first entry point's `sycl-optlevel`
-//! attribute in `NonSemantic.AuxData`), `idQueriesRange` (the range of id queries the front end
+//! attribute in `NonSemantic.AuxData`, else the level the module split shows,
+//! [`source_opt_level`]; none for an image without entry points), `idQueriesRange` (the range of id queries the front end
 //! was told, only when not the default: from `--input-prop` only); `sycl-register-alloc-mode`,
 //! and `sycl-grf-size` where
 //! the SPIR-V has no trace of it, from the first entry point's attribute in AuxData; and, placed
@@ -11,7 +12,9 @@
 //! image whose spec constants were replaced by their defaults.
 
 use super::{ImageContext, PropertySet, Value, MISC_PROPERTIES};
+use crate::module::index::Index;
 use crate::module::inst;
+use crate::module::Module;
 
 /// `UserSemantic`.
 const USER_SEMANTIC: u32 = 5635;
@@ -35,7 +38,8 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     let opt_level = ctx
         .carried_image_wide(MISC_PROPERTIES, "optLevel")
         .cloned()
-        .or_else(|| first_integer_attribute(ctx, "sycl-optlevel").map(Value::Uint32));
+        .or_else(|| first_integer_attribute(ctx, "sycl-optlevel").map(Value::Uint32))
+        .or_else(|| (!ctx.entries.is_empty()).then_some(Value::Uint32(ctx.carried.opt_level)));
     if let Some(v) = opt_level {
         set.insert("optLevel", v);
     }
@@ -52,6 +56,56 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         });
     }
     (!set.properties.is_empty()).then_some(set)
+}
+
+/// `OptNoneEXT` (`OptNoneINTEL`), a function-control bit.
+const OPT_NONE: u32 = 0x1_0000;
+
+/// The `-O` level a module to split shows, for `optLevel` where neither the input's property
+/// file nor AuxData gives it. DPC++ takes the first entry point's `sycl-optlevel`, the level the
+/// front end compiled at: 0 at `-O0` and with `-g` (whatever `-O` goes with it), else 2. At 0
+/// the front end makes the kernels `optnone`, which the translator writes as `OptNone` (not the
+/// ESIMD ones, which DPC++'s ESIMD lowering inlines; their source's SYCL kernels keep it), and
+/// with `-g` the module imports a debug-information set. So: 0 when an entry point is `OptNone`
+/// or the module has debug information, else 2. (Not every function: DPC++'s ITT wrappers
+/// are `OptNone` at every level.) On the 11,845 DPC++ 2026.2 images with an `optLevel` of the
+/// reference and campaign cases, the level of their source's `off` images gives theirs.
+pub(crate) fn source_opt_level(module: &Module, index: &Index) -> u32 {
+    let opt_none = |id: &u32| {
+        index
+            .defs
+            .get(id)
+            .and_then(|d| module.inst(d)?.get(3).copied())
+            .is_some_and(|control| control & OPT_NONE != 0)
+    };
+    let entry_opt_none = index
+        .entry_points
+        .iter()
+        .filter_map(|&e| module.inst(e)?.get(2))
+        .any(opt_none);
+    if entry_opt_none || has_debug_information(module) {
+        0
+    } else {
+        2
+    }
+}
+
+/// Whether the module imports a debug-information set (`NonSemantic.Shader.DebugInfo.*`,
+/// `OpenCL.DebugInfo.100`, `SPIRV.debug`, `DebugInfo`): the imports come before the memory
+/// model, at the top of the module.
+fn has_debug_information(module: &Module) -> bool {
+    (0..module.len())
+        .filter_map(|i| module.inst(i).map(|w| (inst::opcode(w), w)))
+        .take_while(|(op, _)| *op != spirv::Op::MemoryModel as u32)
+        .filter(|(op, _)| *op == spirv::Op::ExtInstImport as u32)
+        .filter_map(|(_, w)| inst::read_string(w.get(2..)?))
+        .any(|(name, _)| {
+            name.starts_with(b"NonSemantic.Shader.DebugInfo.")
+                || matches!(
+                    name.as_slice(),
+                    b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
+                )
+        })
 }
 
 /// DPC++'s rule for an image-wide attribute: the value of the first entry point (in order) whose

@@ -163,6 +163,9 @@ pub(crate) struct Carried {
     /// The function attributes and metadata of `NonSemantic.AuxData`, by function id (ids of the
     /// split module, which its images keep).
     pub aux: auxdata::AuxData,
+    /// The `-O` level the split module shows ([`misc::source_opt_level`]): what `optLevel` is
+    /// where neither a property file nor AuxData gives it.
+    pub opt_level: u32,
     /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
     /// do not parse as spec constants).
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,

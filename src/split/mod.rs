@@ -375,6 +375,7 @@ pub fn split_each(
         inputs: renumber_spec_ids(input_props, &input_names, &report.renumbered),
         first_virtual: vec![None; input_count],
         aux,
+        opt_level: properties::misc::source_opt_level(&module, &index),
         spec_names: Vec::new(),
         by_name: Vec::new(),
     };
