@@ -309,7 +309,7 @@ impl fmt::Display for Diagnostic {
                  local arguments, work-group dynamic local memory, virtual-function sets or the -O \
                  level: without the input's property file (--input-prop) or NonSemantic.AuxData \
                  (llvm-spirv --spirv-preserve-auxdata) they are left out, and optLevel is 0 where \
-                 the first entry point is OptNone, else 2",
+                 an entry point is OptNone (-O0) or the module has debug information (-g), else 2",
             ),
             Diagnostic::ImplicitLocalArgsLeftOut => f.write_str(
                 "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \

@@ -885,6 +885,8 @@ fn opt_level_from_the_spirv_is_dpcpps() {
             failures.push(format!("{name}: exit {code}\n{stderr}"));
             continue;
         }
+        // The note says where the level comes from (tests/auxdata.rs: not when AuxData has it).
+        assert!(stderr.contains("optLevel is 0 where"), "{name}: {stderr}");
         let theirs = images(&case.join("off"));
         assert_eq!(rows.len(), theirs.len(), "{name}: image count");
         for (k, (row, image)) in rows.iter().zip(&theirs).enumerate() {
