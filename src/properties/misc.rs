@@ -1,15 +1,14 @@
-//! `[SYCL/misc properties]`: `isEsimdImage` (the ESIMD half of a split), `sycl-grf-size` (the
-//! first entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0,
-//! the automatic size; other sizes leave no trace in SPIR-V), `optLevel` (the front end's -O
-//! level is not in SPIR-V: from `--input-prop`, else the first entry point's `sycl-optlevel`
-//! attribute in `NonSemantic.AuxData`, else the level the module split shows,
-//! [`source_opt_level`]; none for an image without entry points), `idQueriesRange` (the range of id queries the front end
-//! was told, only when not the default: from `--input-prop` only); `sycl-register-alloc-mode`,
-//! and `sycl-grf-size` where
-//! the SPIR-V has no trace of it, from the first entry point's attribute in AuxData; and, placed
-//! after
-//! the device globals when the set does not exist yet, `specConstsReplacedWithDefault` for an
-//! image whose spec constants were replaced by their defaults.
+//! `[SYCL/misc properties]`: `isEsimdImage` (the ESIMD half of a split), `sycl-grf-size` (the first
+//! entry point decorated `UserSemantic "num-thread-per-eu N"`: 4 → 256, 8 → 128, 0 → 0, the
+//! automatic size; other sizes leave no trace in SPIR-V), `optLevel` (the front end's -O level,
+//! which SPIR-V does not name: from `--input-prop`, else the first entry point's `sycl-optlevel` attribute in
+//! `NonSemantic.AuxData`, else the level the module split shows, [`source_opt_level`]; none for an
+//! image without entry points), `idQueriesRange` (the range of id queries the front end was told,
+//! only when not the default: from `--input-prop` only); `sycl-register-alloc-mode`, and
+//! `sycl-grf-size` where the SPIR-V has no trace of it, from the first entry point's attribute in
+//! AuxData; and, placed after the device globals when the set does not exist yet,
+//! `specConstsReplacedWithDefault` for an image whose spec constants were replaced by their
+//! defaults.
 
 use super::{ImageContext, PropertySet, Value, MISC_PROPERTIES};
 use crate::module::index::Index;
