@@ -167,6 +167,9 @@ pub struct Index {
     /// The imports of debug-information sets ([`inst::is_debug_info_set`]): their instructions
     /// use nothing in LLVM's sense (debug metadata is no use).
     pub debug_sets: IdSet<u32>,
+    /// The module imports a set of source debug information
+    /// ([`inst::is_source_debug_info_set`]): it was compiled with `-g`.
+    pub source_debug_information: bool,
     /// Every instruction that names or decorates an id (debug names, annotations), in order, as
     /// runs `start..end` of consecutive instructions (a handful in a valid module, where they
     /// form two sections; see [`Index::remove_annotations_of`]).
@@ -617,6 +620,9 @@ fn scan_rest(module: &Module, along: &mut impl Along) -> Scanned<(Index, Scan)> 
                     .insert(w[1], inst::ext_set(&name, module.generator()));
                 if inst::is_debug_info_set(&name) {
                     ix.debug_sets.insert(w[1]);
+                }
+                if inst::is_source_debug_info_set(&name) {
+                    ix.source_debug_information = true;
                 }
             }
             OP_MEMORY_MODEL => {

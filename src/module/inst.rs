@@ -608,7 +608,14 @@ pub enum ExtSet {
 /// (`NonSemantic.*`, `OpenCL.DebugInfo.100` and its older name `SPIRV.debug`, `DebugInfo`): its
 /// instructions describe the code and use nothing in LLVM's sense (debug metadata is no use).
 pub fn is_debug_info_set(name: &[u8]) -> bool {
-    name.starts_with(b"NonSemantic.")
+    name.starts_with(b"NonSemantic.") || is_source_debug_info_set(name)
+}
+
+/// Whether the extended instruction set imported under `name` describes the source
+/// (`NonSemantic.Shader.DebugInfo.*`, `OpenCL.DebugInfo.100`, `SPIRV.debug`, `DebugInfo`): what
+/// compiling with `-g` adds.
+pub fn is_source_debug_info_set(name: &[u8]) -> bool {
+    name.starts_with(b"NonSemantic.Shader.DebugInfo.")
         || matches!(
             name,
             b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"

@@ -82,29 +82,11 @@ pub(crate) fn source_opt_level(module: &Module, index: &Index) -> u32 {
         .iter()
         .filter_map(|&e| module.inst(e)?.get(2))
         .any(opt_none);
-    if entry_opt_none || has_debug_information(module) {
+    if entry_opt_none || index.source_debug_information {
         0
     } else {
         2
     }
-}
-
-/// Whether the module imports a debug-information set (`NonSemantic.Shader.DebugInfo.*`,
-/// `OpenCL.DebugInfo.100`, `SPIRV.debug`, `DebugInfo`): the imports come before the memory
-/// model, at the top of the module.
-fn has_debug_information(module: &Module) -> bool {
-    (0..module.len())
-        .filter_map(|i| module.inst(i).map(|w| (inst::opcode(w), w)))
-        .take_while(|(op, _)| *op != spirv::Op::MemoryModel as u32)
-        .filter(|(op, _)| *op == spirv::Op::ExtInstImport as u32)
-        .filter_map(|(_, w)| inst::read_string(w.get(2..)?))
-        .any(|(name, _)| {
-            name.starts_with(b"NonSemantic.Shader.DebugInfo.")
-                || matches!(
-                    name.as_slice(),
-                    b"OpenCL.DebugInfo.100" | b"SPIRV.debug" | b"DebugInfo"
-                )
-        })
 }
 
 /// DPC++'s rule for an image-wide attribute: the value of the first entry point (in order) whose
