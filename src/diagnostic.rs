@@ -306,10 +306,12 @@ impl fmt::Display for Diagnostic {
             ),
             Diagnostic::ImagePropertiesLeftOut => f.write_str(
                 "the SPIR-V does not hold work_group_num_dim, max_linear_work_group_size, implicit \
-                 local arguments, work-group dynamic local memory, virtual-function sets or the -O \
-                 level: without the input's property file (--input-prop) or NonSemantic.AuxData \
-                 (llvm-spirv --spirv-preserve-auxdata) they are left out, and optLevel is 0 where \
-                 an entry point is OptNone (-O0) or the module has debug information (-g), else 2",
+                 local arguments, work-group dynamic local memory, virtual-function sets, the -O \
+                 level or the id-query range: without the input's property file (--input-prop) or \
+                 NonSemantic.AuxData (llvm-spirv --spirv-preserve-auxdata) they are left out, \
+                 optLevel is 0 where an entry point is OptNone (-O0) or the module has debug \
+                 information (-g), else 2, and idQueriesRange is 1 where the code assumes ids below \
+                 2^32 (-fsycl-id-queries-range=uint)",
             ),
             Diagnostic::ImplicitLocalArgsLeftOut => f.write_str(
                 "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \

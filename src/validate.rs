@@ -15,8 +15,11 @@
 //! `OpEntryPoint` loses the interface ids set aside. Each round sets aside the instruction the
 //! error is at and every other one lowering removed with the same opcode in the same scope, then
 //! validates again; where the output holds nothing of a function the error is in (a split
-//! image without that kernel), the function goes whole instead, with its entry points, execution
-//! modes and names, and so does a global-section value or type the output lacks that only such
+//! image without that kernel), every function the output holds nothing of goes whole instead, in
+//! that one round, with their entry points, execution modes and names (a split image lacks most
+//! of the input's functions, each of which could stop spirv-val in a round of its own; a caller
+//! left behind would call an undefined function) — only that function when something the output
+//! holds uses one of them — and so does a global-section value or type the output lacks that only such
 //! functions use, with the global instructions built on it and the functions calling those
 //! functions (an `OpUndef` of a 16-bit type would fail as a 16-bit constant does; a type has no
 //! `OpUndef`: an ESIMD kernel's 512-component vector, which spirv-val rejects, goes with its
@@ -561,7 +564,13 @@ impl Control {
     fn set_aside_whole(&mut self, i: usize, gone: &dyn Fn(usize) -> bool) -> bool {
         let whole = |f: &crate::module::index::Function| (f.start..=f.end).all(gone);
         let functions: Vec<FunctionSpan> = match self.index.function_of(i) {
-            Some(f) if whole(f) => vec![(f.start, f.end, f.id)],
+            // (With every other function the output holds none of, in one round, when nothing
+            // the output holds uses them: a caller left behind would call an undefined
+            // function, and a split image lacks most of the input's functions, each of which can
+            // stop spirv-val in a round of its own.)
+            Some(f) if whole(f) => self
+                .functions_gone_whole(gone)
+                .unwrap_or_else(|| vec![(f.start, f.end, f.id)]),
             Some(_) => return false,
             None => match self.closure_of(i, gone) {
                 Some((globals, users)) => {
@@ -651,7 +660,37 @@ impl Control {
             ids.insert(inst::result_id(self.inst(i))?);
         }
         let is_value = |i: usize| inst::result_info(self.opcode(i)).is_some_and(|(ty, _)| ty);
-        let mut globals: std::collections::HashSet<usize> = seeds.iter().copied().collect();
+        let globals: std::collections::HashSet<usize> = seeds.iter().copied().collect();
+        let (globals, mut users) = self.users_closure(ids, globals, gone)?;
+        users.sort_unstable();
+        if users.is_empty() && seeds.len() == 1 && is_value(seeds[0]) {
+            return None;
+        }
+        Some((globals, users))
+    }
+
+    /// Every function not set aside yet that the output holds none of (start, end, id): `None`
+    /// when an instruction the output holds uses one of them (lowering removed a function whose
+    /// callers it kept), or there is none.
+    fn functions_gone_whole(&self, gone: &dyn Fn(usize) -> bool) -> Option<Vec<FunctionSpan>> {
+        let functions: Vec<FunctionSpan> = (self.index.functions.iter())
+            .filter(|f| !self.set_aside.contains_key(&f.start) && (f.start..=f.end).all(gone))
+            .map(|f| (f.start, f.end, f.id))
+            .collect();
+        let ids: std::collections::HashSet<u32> = functions.iter().map(|f| f.2).collect();
+        let used_by_held = (0..self.module.len()).any(|j| !gone(j) && self.uses_any(j, &ids));
+        (!functions.is_empty() && !used_by_held).then_some(functions)
+    }
+
+    /// The global-section instructions that use `ids`, directly or through one another, and
+    /// the functions that use any of them or `ids` (start, end, id), with `globals`; `None` when
+    /// one of them is still in the output.
+    fn users_closure(
+        &self,
+        mut ids: std::collections::HashSet<u32>,
+        mut globals: std::collections::HashSet<usize>,
+        gone: &dyn Fn(usize) -> bool,
+    ) -> Option<(Vec<usize>, Vec<FunctionSpan>)> {
         // The global section, and the alias declarations written before the annotations.
         let globals_end = self.index.globals_end.min(self.module.len());
         let scope: Vec<usize> = (0..self.index.annotation_end.min(globals_end))
@@ -690,10 +729,6 @@ impl Control {
                 ids.insert(f.id);
                 grew = true;
             }
-        }
-        users.sort_unstable();
-        if users.is_empty() && seeds.len() == 1 && is_value(seeds[0]) {
-            return None;
         }
         Some((globals.into_iter().collect(), users))
     }
@@ -990,6 +1025,44 @@ mod tests {
             CLOCK,
             "8- or 16-bit types",
         )
+    }
+
+    /// Where spirv-val stops in a function the output lacks, every function the output lacks
+    /// goes from the control module in that round, callers with their callees: helper `h` (a
+    /// clock read into a 32-bit result) goes with kernel `a`, which calls it (alone, `a` would
+    /// call an undefined function), and kernel `c` (the same error) in the same round.
+    #[test]
+    fn functions_the_output_lacks_go_together() -> std::result::Result<(), String> {
+        let module = |with_others: bool| {
+            let o = |l: &str| {
+                if with_others {
+                    l.to_string()
+                } else {
+                    String::new()
+                }
+            };
+            format!(
+                "OpCapability Addresses\nOpCapability Kernel\nOpCapability Int64\n\
+                 OpCapability ShaderClockKHR\nOpExtension \"SPV_KHR_shader_clock\"\n\
+                 OpMemoryModel Physical64 OpenCL\n{}OpEntryPoint Kernel %kb \"b\"\n\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%void = OpTypeVoid\n\
+                 %one = OpConstant %uint 1\n%two = OpConstant %uint 2\n\
+                 %fn = OpTypeFunction %void\n{}\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                o("OpEntryPoint Kernel %ka \"a\"\nOpEntryPoint Kernel %kc \"c\"\n"),
+                o("%h = OpFunction %void None %fn\n%eh = OpLabel\n\
+                   %ch = OpReadClockKHR %uint %one\nOpReturn\nOpFunctionEnd\n\
+                   %ka = OpFunction %void None %fn\n%ea = OpLabel\n\
+                   %r = OpFunctionCall %void %h\nOpReturn\nOpFunctionEnd\n\
+                   %kc = OpFunction %void None %fn\n%ec = OpLabel\n\
+                   %cc = OpReadClockKHR %uint %one\nOpReturn\nOpFunctionEnd\n"),
+            )
+        };
+        let clock_type = "vector of two components of unsigned integer";
+        fails_first_with(&module(true), clock_type)?;
+        let gone = gone_with_functions(&module(false), &module(true), 3)?;
+        expect_hidden(&module(false), &module(true), gone, CLOCK, clock_type)
     }
 
     /// spirv-val's error for the clock read at work-group scope the tests' kernel `b` makes.

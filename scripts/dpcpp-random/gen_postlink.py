@@ -27,7 +27,13 @@ an alignment property; these come from a random stream of their own. From seed 9
 (parallel_for(range, properties, lambda), single_task(properties, lambda)), reductions (USM and
 buffer, one or two, range and nd_range: DPC++ adds kernels of its own), std::complex and <cmath>
 on float and double (the device library's functions linked in), atomic float adds, and kernels
-named by class templates.
+named by class templates. From seed 1300 on, also (from a fourth stream): clock queries at
+the three scopes (one through a noinline helper), work_group_static variables, atomic_ref<half>,
+prefetches, work_group_memory arguments, group_load/group_store, sub-group algorithms under a
+required sub-group size, bfloat16 arithmetic (the bfloat16 device library), legacy image
+accessors, bindless image fetches, sycl::ext::intel::math functions, root-group barriers,
+marray and half-vector math; and the flags -fsycl-fp64-conv-emu,
+-fno-sycl-id-queries-fit-in-int and -fsycl-id-queries-range=uint.
 """
 import os
 import random
@@ -137,6 +143,9 @@ def gen(seed):
     more = extended2(seed, w) if seed >= 900 else {"kernels": [], "classes": []}
     kernels += more["kernels"]
     extra["classes"] += more["classes"]
+    third = extended3(seed, w) if seed >= 1300 else {"kernels": [], "classes": [], "flags": []}
+    kernels += third["kernels"]
+    extra["classes"] += third["classes"]
     for f in functors:
         w(f)
     for k in range(nk):
@@ -167,9 +176,11 @@ def gen(seed):
     # `assert`, std::complex, <cmath> and the ITT instrumentation bring for entry points: a
     # known gap of the split, docs/split.md. None comes with that flag.)
     deps = r.random() < 0.15
+    flags += third["flags"]
     itt = r.random() < 0.05
     # (Nor std::complex and <cmath>, from seed 900 on: the device library's functions again.)
-    if deps and not any(s in "\n".join(out) for s in ("assert(", "#include <complex>")):
+    # (From seed 1300 on, nor bfloat16 and sycl::ext::intel::math, for the same reason.)
+    if deps and not any(s in "\n".join(out) for s in ("assert(", "#include <complex>", "bfloat16.hpp", "intel/math.hpp")):
         flags.append("-fsycl-allow-device-image-dependencies")
     elif itt:
         flags.append("-fsycl-instrument-device-code")
@@ -314,6 +325,94 @@ def extended2(seed, w):
         t = x.choice(["int", "float", "char"])
         kernels.append(f"  q.submit([&](sycl::handler &h) {{ h.single_task<KTmpl<{t}, {i}>>([=] {{ a[{i + 2}] = static_cast<int>(static_cast<{t}>(a[{i + 3}])) + {i}; }}); }});")
     return {"kernels": kernels, "classes": classes}
+
+
+def extended3(seed, w):
+    """The kernels and flags of seeds from 1300 on (see the module docs), from a stream of their own."""
+    x = random.Random(f"extended3-{seed}")
+    kernels, classes, flags = [], [], []
+
+    def add(name, body):
+        classes.append(name)
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ {body} }});")
+
+    def nd(name, body, attr=""):
+        add(name, f"h.parallel_for<{name}>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it){attr} {{ {body} }});")
+
+    features = x.sample(["clock", "wgstatic", "atomhalf", "prefetch", "wgmem", "groupls", "subgroup",
+                         "bf16", "image", "bindless", "imf", "root", "marray", "halfvec"], x.choice([0, 1, 2, 3, 4]))
+    if "clock" in features:
+        scope = x.choice(["device", "work_group", "sub_group"])
+        if x.random() < 0.5:
+            w(f"__attribute__((noinline)) unsigned long long ticks() {{ return syclex::clock<syclex::clock_scope::{scope}>(); }}")
+            add("KClock", "h.single_task<KClock>([=] { u[0] = ticks(); });")
+        else:
+            add("KClock", f"h.single_task<KClock>([=] {{ u[0] = syclex::clock<syclex::clock_scope::{scope}>(); }});")
+    if "wgstatic" in features:
+        w("#include <sycl/ext/oneapi/work_group_static.hpp>")
+        w("syclex::work_group_static<int[16]> wgs_buf;")
+        nd("KWgStatic", "wgs_buf[it.get_local_id(0)] = a[it.get_global_id(0)]; sycl::group_barrier(it.get_group()); "
+           "a[it.get_global_id(0)] = wgs_buf[15 - it.get_local_id(0)];")
+    if "atomhalf" in features:
+        w("sycl::half *hp = nullptr;")
+        add("KAtomHalf", "sycl::half *p = hp; h.single_task<KAtomHalf>([=] { "
+            "sycl::atomic_ref<sycl::half, sycl::memory_order::relaxed, sycl::memory_scope::device> r(p[0]); r.fetch_add(sycl::half(1.0f)); });")
+    if "prefetch" in features:
+        hint = x.choice(["prefetch_hint_L1", "prefetch_hint_L2", "prefetch_hint_L3_nt"])
+        add("KPrefetch", f"h.single_task<KPrefetch>([=] {{ syclex::prefetch(a + 4, syclex::properties{{syclex::{hint}}}); a[0] = a[4] + 1; }});")
+    if "wgmem" in features:
+        add("KWgMem", "syclex::work_group_memory<int[16]> m{h}; h.parallel_for<KWgMem>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) { "
+            "size_t l = it.get_local_linear_id(); m[l] = a[it.get_global_linear_id()]; sycl::group_barrier(it.get_group()); "
+            "a[it.get_global_linear_id()] = m[15 - l]; });")
+    if "groupls" in features:
+        nd("KGroupLS", "int v[2]; auto g = it.get_group(); "
+           "syclex::group_load(g, a + g.get_group_linear_id() * 32, sycl::span<int, 2>(v)); v[0] += v[1]; "
+           "syclex::group_store(g, sycl::span<int, 2>(v), a + g.get_group_linear_id() * 32);")
+    if "subgroup" in features:
+        sg = x.choice([8, 16, 32])
+        op = x.choice(["sycl::reduce_over_group(sg, f[i], sycl::plus<float>())",
+                       "sycl::shift_group_left(sg, f[i], 1)",
+                       "sycl::group_broadcast(sg, f[i], 0)",
+                       "sycl::inclusive_scan_over_group(sg, f[i], sycl::maximum<float>())"])
+        nd("KSubGroup", f"auto sg = it.get_sub_group(); size_t i = it.get_global_linear_id(); f[i] = {op};",
+           f" [[sycl::reqd_sub_group_size({sg})]]")
+    if "bf16" in features:
+        w("#include <sycl/ext/oneapi/bfloat16.hpp>")
+        conv = x.choice(["f[0] = static_cast<float>(sycl::ext::oneapi::bfloat16(f[1]) * sycl::ext::oneapi::bfloat16(1.5f));",
+                         "d[0] = static_cast<double>(static_cast<float>(sycl::ext::oneapi::bfloat16(f[2]))) * d[1];"])
+        add("KBf16", f"h.single_task<KBf16>([=] {{ {conv} }});")
+    if "image" in features:
+        w("sycl::image<2> *img = nullptr;")
+        add("KImage", "sycl::accessor<sycl::float4, 2, sycl::access::mode::read, sycl::access::target::image> ra(*img, h); "
+            "h.parallel_for<KImage>(sycl::range<2>(4, 4), [=](sycl::item<2> it) { f[it.get_linear_id()] = ra.read(sycl::int2(it[0], it[1])).x(); });")
+    if "bindless" in features:
+        w("#include <sycl/ext/oneapi/bindless_images.hpp>")
+        w("syclex::unsampled_image_handle bimg;")
+        add("KBindless", "auto hdl = bimg; h.single_task<KBindless>([=] { f[1] = syclex::fetch_image<sycl::float4>(hdl, sycl::int2(1, 2)).y(); });")
+    if "imf" in features:
+        w("#include <sycl/ext/intel/math.hpp>")
+        fn = x.choice(["f[2] = sycl::ext::intel::math::fadd_rd(f[3], f[4]);",
+                       "f[2] = sycl::ext::intel::math::half2float(sycl::ext::intel::math::float2half_rn(f[3]));",
+                       "d[2] = sycl::ext::intel::math::dadd_rz(d[3], d[4]);"])
+        add("KImf", f"h.single_task<KImf>([=] {{ {fn} }});")
+    if "root" in features:
+        w("struct FRoot { int *p; void operator()(sycl::nd_item<1> it) const { auto root = it.ext_oneapi_get_root_group(); "
+          "p[it.get_global_id(0)] = 1; sycl::group_barrier(root); p[it.get_global_id(0)] += 1; } "
+          "auto get(syclex::properties_tag) const { return syclex::properties{syclex::use_root_sync}; } };")
+        kernels.append("  q.submit([&](sycl::handler &h) { h.parallel_for(sycl::nd_range<1>(32, 8), FRoot{a}); });")
+    if "marray" in features:
+        add("KMarray", "h.single_task<KMarray>([=] { sycl::marray<float, 3> m{f[0], f[1], f[2]}; m = sycl::sqrt(m) + sycl::fabs(m); f[3] = m[0] + m[2]; });")
+    if "halfvec" in features:
+        add("KHalfVec", "h.single_task<KHalfVec>([=] { sycl::half4 v{sycl::half(f[0]), sycl::half(1.0f), sycl::half(2.0f), sycl::half(3.0f)}; "
+            "v = v * v; f[4] = static_cast<float>(v.x() + v.w()); });")
+    r = x.random()
+    if r < 0.08:
+        flags.append("-fsycl-fp64-conv-emu")
+    elif r < 0.13:
+        flags.append("-fno-sycl-id-queries-fit-in-int")
+    elif r < 0.18:
+        flags.append("-fsycl-id-queries-range=uint")
+    return {"kernels": kernels, "classes": classes, "flags": flags}
 
 
 def esimd_kernel(r, k):

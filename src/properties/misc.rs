@@ -4,7 +4,8 @@
 //! which SPIR-V does not name: from `--input-prop`, else the first entry point's `sycl-optlevel` attribute in
 //! `NonSemantic.AuxData`, else the level the module split shows, [`source_opt_level`]; none for an
 //! image without entry points), `idQueriesRange` (the range of id queries the front end was told,
-//! only when not the default: from `--input-prop` only); `sycl-register-alloc-mode`, and
+//! only when not the default: from `--input-prop`, else `uint` where the module split shows it,
+//! [`source_id_queries_range`]); `sycl-register-alloc-mode`, and
 //! `sycl-grf-size` where the SPIR-V has no trace of it, from the first entry point's attribute in
 //! AuxData; and, placed after the device globals when the set does not exist yet,
 //! `specConstsReplacedWithDefault` for an image whose spec constants were replaced by their
@@ -43,9 +44,15 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         set.insert("optLevel", v);
     }
     // (Set by `-fsycl-id-queries-range` / `-fno-sycl-id-queries-fit-in-int`, written only when
-    // not the default: the SPIR-V keeps no trace of it.)
-    if let Some(v) = ctx.carried_image_wide(MISC_PROPERTIES, "idQueriesRange") {
-        set.insert("idQueriesRange", v.clone());
+    // not the default. A property file without it says the default.)
+    let id_queries_range = if ctx.has_carried() {
+        ctx.carried_image_wide(MISC_PROPERTIES, "idQueriesRange")
+            .cloned()
+    } else {
+        ctx.carried.id_queries_range.map(Value::Uint32)
+    };
+    if let Some(v) = id_queries_range {
+        set.insert("idQueriesRange", v);
     }
     if !ctx.has_carried() {
         ctx.note(if ctx.aux_describes_entries() {
@@ -87,6 +94,52 @@ pub(crate) fn source_opt_level(module: &Module, index: &Index) -> u32 {
     } else {
         2
     }
+}
+
+const U_LESS_THAN: u32 = spirv::Op::ULessThan as u32;
+const ASSUME_TRUE: u32 = spirv::Op::AssumeTrueKHR as u32;
+const TYPE_INT: u32 = spirv::Op::TypeInt as u32;
+const CONSTANT: u32 = spirv::Op::Constant as u32;
+
+/// `idQueriesRange` as the module split shows it: 1 (`-fsycl-id-queries-range=uint`) when a
+/// function assumes a value below a 64-bit bound above 2^31 and at most 2^32, else none. The
+/// front end bounds every id query it lowers by an assumption (`OpAssumeTrueKHR` of an
+/// `OpULessThan`): by 2^31 at the default range (the optimiser may fold an offset into the bound,
+/// lowering it: 2^31 − 10, …), by 2^32 with `uint`, by nothing with `size_t` (which is so not told
+/// from a default build, nor a `uint` build whose assumptions the optimiser dropped — `-O0`,
+/// `-g`, ESIMD kernels — from a default one; those get no `idQueriesRange`, the default's). Only
+/// a module that declares such a bound is walked.
+pub(crate) fn source_id_queries_range(module: &Module, index: &Index) -> Option<u32> {
+    let mut int64 = Vec::new();
+    let mut bounds = Vec::new();
+    for i in index.annotation_end..index.globals_end.min(module.len()) {
+        let Some(w) = module.inst(i) else { continue };
+        match (inst::opcode(w), w) {
+            (TYPE_INT, &[_, id, 64, _]) => int64.push(id),
+            (CONSTANT, &[_, ty, id, low, high]) if int64.contains(&ty) => {
+                let value = u64::from(low) | (u64::from(high) << 32);
+                if value > 1 << 31 && value <= 1 << 32 {
+                    bounds.push(id);
+                }
+            }
+            _ => {}
+        }
+    }
+    if bounds.is_empty() {
+        return None;
+    }
+    let mut bounded = Vec::new();
+    for i in index.globals_end..module.len() {
+        let Some(w) = module.inst(i) else { continue };
+        match (inst::opcode(w), w) {
+            (U_LESS_THAN, &[_, _, result, _, bound]) if bounds.contains(&bound) => {
+                bounded.push(result);
+            }
+            (ASSUME_TRUE, &[_, condition]) if bounded.contains(&condition) => return Some(1),
+            _ => {}
+        }
+    }
+    None
 }
 
 /// DPC++'s rule for an image-wide attribute: the value of the first entry point (in order) whose

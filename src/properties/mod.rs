@@ -166,6 +166,9 @@ pub(crate) struct Carried {
     /// The `-O` level the split module shows ([`misc::source_opt_level`]): what `optLevel` is
     /// where neither a property file nor AuxData gives it.
     pub opt_level: u32,
+    /// The `idQueriesRange` the split module shows ([`misc::source_id_queries_range`]): what it
+    /// is for an image none of whose inputs came with a property file.
+    pub id_queries_range: Option<u32>,
     /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
     /// do not parse as spec constants).
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,

@@ -376,6 +376,7 @@ pub fn split_each(
         first_virtual: vec![None; input_count],
         aux,
         opt_level: properties::misc::source_opt_level(&module, &index),
+        id_queries_range: properties::misc::source_id_queries_range(&module, &index),
         spec_names: Vec::new(),
         by_name: Vec::new(),
     };
