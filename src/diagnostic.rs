@@ -130,9 +130,6 @@ pub enum Diagnostic {
     /// Note (split): properties SPIR-V does not hold (optLevel and others) are left out, since
     /// neither an `--input-prop` nor `NonSemantic.AuxData` was given.
     ImagePropertiesLeftOut,
-    /// Note (split): the input has `NonSemantic.AuxData` but no `--input-prop`: implicit local
-    /// arguments (a kernel parameter attribute, which AuxData does not keep) are left out.
-    ImplicitLocalArgsLeftOut,
     /// Note (split): the images import the bfloat16 device library's conversions, but neither an
     /// input nor `--device-lib-dir` gives the library: its images are not written.
     DeviceLibraryNotGiven,
@@ -305,18 +302,12 @@ impl fmt::Display for Diagnostic {
                 crate::properties::VIRTUAL_FUNCTIONS
             ),
             Diagnostic::ImagePropertiesLeftOut => f.write_str(
-                "the SPIR-V does not hold work_group_num_dim, max_linear_work_group_size, implicit \
-                 local arguments, work-group dynamic local memory, virtual-function sets, the -O \
-                 level or the id-query range: without the input's property file (--input-prop) or \
-                 NonSemantic.AuxData (llvm-spirv --spirv-preserve-auxdata) they are left out, \
+                "the SPIR-V does not hold work_group_num_dim, max_linear_work_group_size or \
+                 virtual-function sets: without the input's property file (--input-prop) or \
+                 NonSemantic.AuxData (llvm-spirv --spirv-preserve-auxdata) they are left out; \
                  optLevel is 0 where an entry point is OptNone (-O0) or the module has debug \
-                 information (-g), else 2, and idQueriesRange is 1 where the code assumes ids below \
-                 2^32 (-fsycl-id-queries-range=uint)",
-            ),
-            Diagnostic::ImplicitLocalArgsLeftOut => f.write_str(
-                "implicit local arguments (a kernel parameter attribute) are in neither the SPIR-V \
-                 nor NonSemantic.AuxData: without the input's property file (--input-prop) they \
-                 are left out",
+                 information (-g), else 2, and idQueriesRange is 1 where the code assumes ids \
+                 below 2^32 (-fsycl-id-queries-range=uint), else left out",
             ),
             Diagnostic::DeviceLibraryNotGiven => f.write_str(
                 "the images import the device library's bfloat16 conversions \

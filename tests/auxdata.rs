@@ -122,10 +122,8 @@ fn properties_come_from_auxdata() {
         })
     );
     assert_eq!(property(scale, "SYCL/kernel param opt", "Scale"), None);
-    assert!(
-        stderr.contains("note: implicit local arguments (a kernel parameter attribute)"),
-        "{stderr}"
-    );
+    // (Nothing the images need is left out: the local-memory sets come from the SPIR-V.)
+    assert!(!stderr.contains("left out"), "{stderr}");
     assert!(!stderr.contains("optLevel is 0 where"), "{stderr}");
     assert!(!stderr.contains("kernel param opt]"), "{stderr}");
     assert!(!stderr.contains("warning"), "{stderr}");

@@ -851,13 +851,16 @@ fn split_with_auxdata_equals_dpcpp() {
     );
 }
 
-/// Without `--input-prop` or AuxData, `optLevel` and `idQueriesRange` come from the SPIR-V.
+/// Without `--input-prop` or AuxData, `optLevel`, `idQueriesRange`, `[SYCL/implicit local arg]`
+/// and `[SYCL/work group dynamic local mem]` come from the SPIR-V.
 /// `optLevel`: 0 where a kernel of the module is `OptNone` (the front end's `-O0`; `esimd-o0`'s
 /// ESIMD kernel is not, its SYCL kernel is) or the module has debug information (`-g`;
 /// `esimd-only-g` has no `OptNone` kernel), else 2. `idQueriesRange`: 1 where the module assumes
 /// id queries below 2^32 (`flag-idrange-uint`), else none — also where DPC++ wrote 2
 /// (`flag-idrange`: `size_t`, which leaves no trace) or 1 for a module whose assumptions the
-/// optimiser dropped (counted, not failed). Every `off` image of the reference cases
+/// optimiser dropped (counted, not failed). The local-memory sets: from the parameter each kernel
+/// stores into `__sycl_dynamicLocalMemoryPlaceholder_GV` and who reads it, and −1 for kernels
+/// reaching a `WGLocalMem` variable (`scratch`, `scratch2`). Every `off` image of the reference cases
 /// (`$SPEC_LINK_POSTLINK_CASES` too), split `off` from the images alone, has DPC++'s values —
 /// or, for an image without entry points, no `optLevel`, as DPC++'s has none.
 #[test]
@@ -895,6 +898,25 @@ fn misc_properties_from_the_spirv_are_dpcpps() {
         for (k, (row, image)) in rows.iter().zip(&theirs).enumerate() {
             let ours = read_prop(&out.join("split").join(&row[1]));
             let dpcpp = read_prop(&image.with_extension("prop"));
+            for set in [
+                "SYCL/implicit local arg",
+                "SYCL/work group dynamic local mem",
+            ] {
+                let of = |sets: &[PropertySet]| {
+                    sets.iter()
+                        .find(|s| s.name == set)
+                        .map(|s| s.properties.clone())
+                };
+                let (ours, dpcpp) = (of(&ours), of(&dpcpp));
+                if let Some(properties) = &dpcpp {
+                    *seen.entry(set.to_string()).or_insert(0) += properties.len();
+                }
+                if ours != dpcpp {
+                    failures.push(format!(
+                        "{name} image {k}: [{set}] {ours:?}, DPC++ {dpcpp:?}"
+                    ));
+                }
+            }
             for property in ["optLevel", "idQueriesRange"] {
                 let (ours, dpcpp) = (misc(&ours, property), misc(&dpcpp, property));
                 *seen.entry(format!("{property} {dpcpp:?}")).or_insert(0) += 1;
@@ -919,6 +941,8 @@ fn misc_properties_from_the_spirv_are_dpcpps() {
             "optLevel Some(Uint32(0))",
             "optLevel Some(Uint32(2))",
             "idQueriesRange Some(Uint32(1))",
+            "SYCL/implicit local arg",
+            "SYCL/work group dynamic local mem",
         ] {
             assert!(seen.contains_key(met), "{met} not met: {seen:?}");
         }

@@ -205,3 +205,78 @@ fn split_images_of_lowered_inputs_run_like_dpcpp() {
         cases.len()
     );
 }
+
+/// Split from the SPIR-V alone (no `--input-prop`, no AuxData), the kernels that reach work-group
+/// local memory give DPC++'s results: the runtime sets the appended local-memory argument only
+/// where `[SYCL/implicit local arg]` names it (`scratch`: without the set the run breaks,
+/// `the_runtime_reads_the_property_sets`), and spec-link reads the set from the SPIR-V. (Only
+/// those kernels run: a `local_accessor` kernel's eliminated parameters are not in the SPIR-V,
+/// so without `--input-prop` the runtime would set its arguments where DPC++'s kernel has none.)
+#[test]
+fn local_memory_kernels_split_from_the_spirv_alone_run_like_dpcpp() {
+    let root = common::repo().join("testdata/postlink");
+    let scratch = common::Scratch::new(&format!("spec-link-split-local-{}", std::process::id()));
+    let local = ["scratch", "scratch2", "grouplocal"];
+    let cases = Runnable::all(&root, |dir| {
+        dir.file_name()
+            .is_some_and(|n| local.iter().any(|l| n == *l))
+    });
+    assert_eq!(cases.len(), local.len(), "the local-memory cases");
+    let mut kernels = 0;
+    for case in &cases {
+        // The runs of the kernels DPC++ lists in the set.
+        let listed: Vec<String> = std::fs::read_to_string(case.dir.join("off/image0.prop"))
+            .unwrap()
+            .split("[SYCL/implicit local arg]\n")
+            .nth(1)
+            .unwrap_or_default()
+            .lines()
+            .take_while(|l| !l.starts_with('['))
+            .filter_map(|l| Some(l.split_once('=')?.0.to_string()))
+            .collect();
+        let mut spec: serde_json::Value =
+            serde_json::from_slice(&std::fs::read(&case.run_json).unwrap()).unwrap();
+        if let Some(runs) = spec["runs"].as_array_mut() {
+            runs.retain(|r| listed.iter().any(|k| r["kernel"] == k.as_str()));
+        }
+        let run_json = scratch.join(format!("{}.run.json", case.name));
+        std::fs::write(&run_json, serde_json::to_vec(&spec).unwrap()).unwrap();
+        let expected: Results = case
+            .reference
+            .iter()
+            .filter(|(k, _)| listed.contains(k))
+            .map(|(k, v)| (k.clone(), v.clone()))
+            .collect();
+        assert!(
+            !expected.is_empty(),
+            "{}: no local-memory kernel ran",
+            case.name
+        );
+        kernels += expected.len();
+        for mode in ["per-kernel", "auto"] {
+            let out = scratch.join(&case.name).join(mode);
+            std::fs::create_dir_all(&out).unwrap();
+            let table = out.join("out.table");
+            let o = Command::new(env!("CARGO_BIN_EXE_spec-link"))
+                .args(off_inputs(&case.dir))
+                .args(["--split", mode, "-o"])
+                .arg(&table)
+                .args(["--emit-kernel-names", "--validate"])
+                .output()
+                .unwrap();
+            let what = format!("{}/{mode} (spec-link, SPIR-V alone)", case.name);
+            let stderr = String::from_utf8_lossy(&o.stderr);
+            assert!(o.status.success(), "{what}: {stderr}");
+            let got = sycl_run::by_kernel(&sycl_run::run(
+                &Images::List(table_images(&table)),
+                &run_json,
+                &what,
+            ));
+            assert_eq!(
+                got, expected,
+                "{what}: other results than DPC++'s off image"
+            );
+        }
+    }
+    assert!(kernels >= 9, "{kernels} local-memory kernels");
+}

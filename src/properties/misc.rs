@@ -54,12 +54,8 @@ pub(crate) fn early(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     if let Some(v) = id_queries_range {
         set.insert("idQueriesRange", v);
     }
-    if !ctx.has_carried() {
-        ctx.note(if ctx.aux_describes_entries() {
-            crate::Diagnostic::ImplicitLocalArgsLeftOut
-        } else {
-            crate::Diagnostic::ImagePropertiesLeftOut
-        });
+    if !ctx.has_carried() && !ctx.aux_describes_entries() {
+        ctx.note(crate::Diagnostic::ImagePropertiesLeftOut);
     }
     (!set.properties.is_empty()).then_some(set)
 }

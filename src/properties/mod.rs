@@ -169,6 +169,10 @@ pub(crate) struct Carried {
     /// The `idQueriesRange` the split module shows ([`misc::source_id_queries_range`]): what it
     /// is for an image none of whose inputs came with a property file.
     pub id_queries_range: Option<u32>,
+    /// Each kernel's work-group local memory as the split module shows it
+    /// ([`local_args::source_local_memory`]): what its sets are when its input came without a
+    /// property file.
+    pub local_memory: crate::module::idhash::IdMap<u32, local_args::LocalMemory>,
     /// Each input's spec constants, read from its sets once (`None`: its sets describe none, or
     /// do not parse as spec constants).
     pub spec_names: Vec<Option<crate::info::names::SymbolNames>>,

@@ -377,6 +377,7 @@ pub fn split_each(
         aux,
         opt_level: properties::misc::source_opt_level(&module, &index),
         id_queries_range: properties::misc::source_id_queries_range(&module, &index),
+        local_memory: properties::local_args::source_local_memory(&module, &index),
         spec_names: Vec::new(),
         by_name: Vec::new(),
     };
