@@ -83,13 +83,29 @@ pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, 
             }
         }
     }
-    let mut callees: Vec<Vec<usize>> = vec![Vec::new(); functions.len()];
+    // Whether a function reaches such code, itself or through the functions it calls: each flag
+    // goes from a function to its callers (a walk of the call graph backwards, once).
+    let mut callers: Vec<Vec<usize>> = vec![Vec::new(); functions.len()];
     for call in &index.calls {
-        if let (Some(list), Some(&callee)) = (
-            callees.get_mut(call.function as usize),
+        if let (Some(&callee), Ok(caller)) = (
             index.function_by_id.get(&call.callee),
+            usize::try_from(call.function),
         ) {
-            list.push(callee);
+            if let Some(list) = callers.get_mut(callee) {
+                list.push(caller);
+            }
+        }
+    }
+    for flags in [&mut loads, &mut allocates] {
+        let mut stack: Vec<usize> = (0..flags.len()).filter(|&j| flags[j]).collect();
+        while let Some(j) = stack.pop() {
+            for &c in callers.get(j).into_iter().flatten() {
+                if let Some(flag) = flags.get_mut(c) {
+                    if !std::mem::replace(flag, true) {
+                        stack.push(c);
+                    }
+                }
+            }
         }
     }
     for &e in &index.entry_points {
@@ -104,16 +120,6 @@ pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, 
         if model != spirv::ExecutionModel::Kernel as u32 || out.contains_key(&id) {
             continue;
         }
-        // The functions the kernel reaches, itself among them.
-        let mut reached = vec![false; functions.len()];
-        let mut stack = vec![k];
-        while let Some(j) = stack.pop() {
-            if std::mem::replace(&mut reached[j], true) {
-                continue;
-            }
-            stack.extend(callees[j].iter().copied().filter(|&c| !reached[c]));
-        }
-        let reaches = |flags: &[bool]| (0..functions.len()).any(|j| reached[j] && flags[j]);
         let body = f.start..=f.end.min(module.len().saturating_sub(1));
         let stores = body.clone().find_map(|i| {
             let w = module.inst(i)?;
@@ -131,10 +137,10 @@ pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, 
                 }
                 LocalMemory {
                     implicit_arg: u32::try_from(position).unwrap_or(u32::MAX),
-                    dynamic: used || reaches(&loads),
+                    dynamic: used || loads[k],
                 }
             }
-            None if reaches(&allocates) => LocalMemory {
+            None if allocates[k] => LocalMemory {
                 implicit_arg: u32::MAX,
                 dynamic: false,
             },
@@ -180,4 +186,104 @@ pub(crate) fn work_group_dynamic_local_mem(ctx: &ImageContext<'_>) -> Option<Pro
             m.dynamic.then_some(Value::Uint32(1))
         }),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::link::testing::{assemble, TestResult};
+
+    /// Kernel `a` stores its second parameter into the placeholder and calls `h`, which loads it
+    /// (dynamic); `b` stores its only parameter and nothing reads it; `c` reaches a `WGLocalMem`
+    /// variable through two helpers that call each other; `d` has none of these. The module uses
+    /// both kinds of local memory at once (DPC++ would give `c` an argument too): each rule is
+    /// read on its own.
+    #[test]
+    fn kernels_local_memory_from_their_code() -> TestResult {
+        let module = assemble(
+            r#"
+OpEntryPoint Kernel %a "a"
+OpEntryPoint Kernel %b "b"
+OpEntryPoint Kernel %c "c"
+OpEntryPoint Kernel %d "d"
+OpName %gv "__sycl_dynamicLocalMemoryPlaceholder_GV"
+OpName %wg "WGLocalMem.1"
+%uchar = OpTypeInt 8 0
+%uint = OpTypeInt 32 0
+%void = OpTypeVoid
+%one = OpConstant %uint 1
+%p_wg = OpTypePointer Workgroup %uchar
+%pp_wg = OpTypePointer Workgroup %p_wg
+%p_cw = OpTypePointer CrossWorkgroup %uint
+%arr = OpTypeArray %uchar %one
+%p_arr = OpTypePointer Workgroup %arr
+%gv = OpVariable %pp_wg Workgroup
+%wg = OpVariable %p_arr Workgroup
+%fn = OpTypeFunction %void
+%fa = OpTypeFunction %void %p_cw %p_wg
+%fb = OpTypeFunction %void %p_wg
+%h = OpFunction %void None %fn
+%hl = OpLabel
+%v = OpLoad %p_wg %gv
+OpReturn
+OpFunctionEnd
+%h2 = OpFunction %void None %fn
+%h2l = OpLabel
+%r2 = OpFunctionCall %void %h3
+OpReturn
+OpFunctionEnd
+%h3 = OpFunction %void None %fn
+%h3l = OpLabel
+%cast = OpBitcast %p_wg %wg
+%r3 = OpFunctionCall %void %h2
+OpReturn
+OpFunctionEnd
+%a = OpFunction %void None %fa
+%out = OpFunctionParameter %p_cw
+%la = OpFunctionParameter %p_wg
+%al = OpLabel
+OpStore %gv %la
+%ra = OpFunctionCall %void %h
+OpReturn
+OpFunctionEnd
+%b = OpFunction %void None %fb
+%lb = OpFunctionParameter %p_wg
+%bl = OpLabel
+OpStore %gv %lb
+OpReturn
+OpFunctionEnd
+%c = OpFunction %void None %fn
+%cl = OpLabel
+%rc = OpFunctionCall %void %h2
+OpReturn
+OpFunctionEnd
+%d = OpFunction %void None %fn
+%dl = OpLabel
+OpReturn
+OpFunctionEnd
+"#,
+        )?;
+        let index = Index::build(&module)?;
+        let memory = source_local_memory(&module, &index);
+        let of = |name: &str| {
+            let id = index
+                .entry_names
+                .iter()
+                .find(|(_, n)| n.as_slice() == name.as_bytes())
+                .map(|(&id, _)| id)?;
+            memory.get(&id).copied()
+        };
+        let local = |implicit_arg, dynamic| {
+            Some(LocalMemory {
+                implicit_arg,
+                dynamic,
+            })
+        };
+        assert_eq!(of("a"), local(1, true));
+        assert_eq!(of("b"), local(0, false));
+        assert_eq!(of("c"), local(u32::MAX, false));
+        assert_eq!(of("d"), None);
+        assert_eq!(memory.len(), 3);
+        Ok(())
+    }
 }
