@@ -35,11 +35,11 @@ const ALLOCATED: &[u8] = b"WGLocalMem";
 /// The work-group local memory of each kernel (by function id) of the module split, as DPC++'s
 /// `LowerWGLocalMemory` left its traces: a kernel that stores one of its parameters into
 /// `__sycl_dynamicLocalMemoryPlaceholder_GV` has that parameter for implicit local argument, and
-/// dynamic local memory when it uses the parameter otherwise or a function it reaches (through
-/// calls) loads the variable; a kernel without such a store that reaches a use of a `WGLocalMem*`
-/// variable has −1. Empty (without a walk of the functions) when the module has neither
-/// variable. On the 844 `off` images of the reference and campaign cases (141 with these sets),
-/// every kernel gets DPC++'s values.
+/// dynamic local memory when it uses the parameter otherwise (debug records aside) or a function
+/// it reaches (through calls) loads the variable; a kernel without such a store that reaches a
+/// use of a `WGLocalMem*` variable has −1. Empty (without a walk of the functions) when the
+/// module has neither variable. On the 844 `off` images of the reference and campaign cases (141
+/// with these sets), every kernel gets DPC++'s values.
 pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, LocalMemory> {
     let mut out = IdMap::default();
     let (mut placeholder, mut allocated) = (IdSet::default(), IdSet::default());
@@ -130,8 +130,9 @@ pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, 
             Some((store, position)) => {
                 let param = f.params.get(position).copied().unwrap_or(0);
                 let mut used = false;
+                // (A debug record of the parameter is no use of the memory.)
                 for i in body.filter(|&i| i != store) {
-                    if let Some(w) = module.inst(i) {
+                    if let Some(w) = module.inst(i).filter(|w| !index.is_debug_record(w)) {
                         index.visit_use_ids(module, w, |u| used |= u == param);
                     }
                 }
