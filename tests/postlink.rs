@@ -864,7 +864,7 @@ fn split_with_auxdata_equals_dpcpp() {
 /// (`$SPEC_LINK_POSTLINK_CASES` too), split `off` from the images alone, has DPC++'s values —
 /// or, for an image without entry points, no `optLevel`, as DPC++'s has none.
 #[test]
-fn misc_properties_from_the_spirv_are_dpcpps() {
+fn properties_from_the_spirv_alone_are_dpcpps() {
     let root = std::env::var_os("SPEC_LINK_POSTLINK_CASES")
         .map_or_else(|| common::repo().join("testdata/postlink"), PathBuf::from);
     let mut cases: Vec<PathBuf> = std::fs::read_dir(&root)
@@ -883,8 +883,10 @@ fn misc_properties_from_the_spirv_are_dpcpps() {
     let (mut failures, mut seen, mut untold) = (Vec::new(), BTreeMap::new(), Vec::new());
     for case in &cases {
         let name = case.file_name().unwrap().to_string_lossy().into_owned();
-        let out =
-            common::Scratch::new(&format!("spec-link-optlevel-{name}-{}", std::process::id()));
+        let out = common::Scratch::new(&format!(
+            "spec-link-spirv-alone-{name}-{}",
+            std::process::id()
+        ));
         let (code, stderr, rows) =
             run_split(case, "off", &out, Inputs::SpirvOnly, SpecMode::Native);
         if code != 0 {
