@@ -669,17 +669,49 @@ impl Control {
         Some((globals, users))
     }
 
-    /// Every function not set aside yet that the output holds none of (start, end, id): `None`
-    /// when an instruction the output holds uses one of them (lowering removed a function whose
-    /// callers it kept), or there is none.
+    /// Every function not set aside yet that the output holds none of (start, end, id), but those
+    /// that an instruction staying in the control uses (a call the output replaced, in a function
+    /// it keeps: the marker declarations lowering removed), and, in turn, those only they use
+    /// would leave undefined: `None` when none is left.
     fn functions_gone_whole(&self, gone: &dyn Fn(usize) -> bool) -> Option<Vec<FunctionSpan>> {
-        let functions: Vec<FunctionSpan> = (self.index.functions.iter())
+        let mut functions: Vec<FunctionSpan> = (self.index.functions.iter())
             .filter(|f| !self.set_aside.contains_key(&f.start) && (f.start..=f.end).all(gone))
             .map(|f| (f.start, f.end, f.id))
             .collect();
-        let ids: std::collections::HashSet<u32> = functions.iter().map(|f| f.2).collect();
-        let used_by_held = (0..self.module.len()).any(|j| !gone(j) && self.uses_any(j, &ids));
-        (!functions.is_empty() && !used_by_held).then_some(functions)
+        // (Names, decorations, entry points and execution modes go with what they name.)
+        let names = |op: u32| {
+            is_decoration(op)
+                || op == spirv::Op::Name as u32
+                || op == spirv::Op::MemberName as u32
+                || op == spirv::Op::EntryPoint as u32
+                || op == spirv::Op::ExecutionMode as u32
+                || op == spirv::Op::ExecutionModeId as u32
+        };
+        loop {
+            let ids: std::collections::HashSet<u32> = functions.iter().map(|f| f.2).collect();
+            let mut inside = vec![false; self.module.len()];
+            for &(start, end, _) in &functions {
+                for flag in inside.iter_mut().take(end.saturating_add(1)).skip(start) {
+                    *flag = true;
+                }
+            }
+            let mut used = std::collections::HashSet::new();
+            for j in 0..self.module.len() {
+                if inside[j] || self.set_aside.contains_key(&j) || names(self.opcode(j)) {
+                    continue;
+                }
+                self.index.visit_use_ids(&self.module, self.inst(j), |u| {
+                    if ids.contains(&u) {
+                        used.insert(u);
+                    }
+                });
+            }
+            if used.is_empty() {
+                break;
+            }
+            functions.retain(|f| !used.contains(&f.2));
+        }
+        (!functions.is_empty()).then_some(functions)
     }
 
     /// The global-section instructions that use `ids`, directly or through one another, and
