@@ -696,8 +696,8 @@ impl Control {
                 }
             }
             let mut used = std::collections::HashSet::new();
-            for j in 0..self.module.len() {
-                if inside[j] || self.set_aside.contains_key(&j) || names(self.opcode(j)) {
+            for (j, &within) in inside.iter().enumerate() {
+                if within || self.set_aside.contains_key(&j) || names(self.opcode(j)) {
                     continue;
                 }
                 self.index.visit_use_ids(&self.module, self.inst(j), |u| {
