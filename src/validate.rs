@@ -18,8 +18,10 @@
 //! image without that kernel), every function the output holds nothing of goes whole instead, in
 //! that one round, with their entry points, execution modes and names (a split image lacks most
 //! of the input's functions, each of which could stop spirv-val in a round of its own; a caller
-//! left behind would call an undefined function) — only that function when something the output
-//! holds uses one of them — and so does a global-section value or type the output lacks that only such
+//! left behind would call an undefined function), but those an instruction staying in the control
+//! uses (a marker declaration whose call lowering replaced in a function the output keeps) and
+//! those only they use — only that function when none is left — and so does a global-section
+//! value or type the output lacks that only such
 //! functions use, with the global instructions built on it and the functions calling those
 //! functions (an `OpUndef` of a 16-bit type would fail as a 16-bit constant does; a type has no
 //! `OpUndef`: an ESIMD kernel's 512-component vector, which spirv-val rejects, goes with its
