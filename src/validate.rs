@@ -566,10 +566,9 @@ impl Control {
     fn set_aside_whole(&mut self, i: usize, gone: &dyn Fn(usize) -> bool) -> bool {
         let whole = |f: &crate::module::index::Function| (f.start..=f.end).all(gone);
         let functions: Vec<FunctionSpan> = match self.index.function_of(i) {
-            // (With every other function the output holds none of, in one round, when nothing
-            // the output holds uses them: a caller left behind would call an undefined
-            // function, and a split image lacks most of the input's functions, each of which can
-            // stop spirv-val in a round of its own.)
+            // (With every other function the output holds none of, in one round — a split image
+            // lacks most of the input's functions, each of which can stop spirv-val in a round of
+            // its own — but those something staying in the control calls.)
             Some(f) if whole(f) => self
                 .functions_gone_whole(gone)
                 .unwrap_or_else(|| vec![(f.start, f.end, f.id)]),
@@ -662,13 +661,51 @@ impl Control {
             ids.insert(inst::result_id(self.inst(i))?);
         }
         let is_value = |i: usize| inst::result_info(self.opcode(i)).is_some_and(|(ty, _)| ty);
-        let globals: std::collections::HashSet<usize> = seeds.iter().copied().collect();
-        let (globals, mut users) = self.users_closure(ids, globals, gone)?;
+        let mut globals: std::collections::HashSet<usize> = seeds.iter().copied().collect();
+        // The global section, and the alias declarations written before the annotations.
+        let globals_end = self.index.globals_end.min(self.module.len());
+        let scope: Vec<usize> = (0..self.index.annotation_end.min(globals_end))
+            .filter(|&j| Section::floats(self.opcode(j)))
+            .chain(self.index.annotation_end..globals_end)
+            .collect();
+        // The functions that use any of them go whole, and so do the functions that call
+        // those (or take their address in the global section). (The global section defines
+        // before it uses but for forward pointers, and calls go any way: a walk that adds
+        // nothing ends it.)
+        let mut users: Vec<FunctionSpan> = Vec::new();
+        let mut held_functions = vec![false; self.index.functions.len()];
+        let mut grew = true;
+        while grew {
+            grew = false;
+            for &j in &scope {
+                if globals.contains(&j) || !self.uses_any(j, &ids) {
+                    continue;
+                }
+                if !gone(j) {
+                    return None;
+                }
+                globals.insert(j);
+                ids.extend(inst::result_id(self.inst(j)));
+                grew = true;
+            }
+            for (k, f) in self.index.functions.iter().enumerate() {
+                if held_functions[k] || !(f.start..=f.end).any(|j| self.uses_any(j, &ids)) {
+                    continue;
+                }
+                if !(f.start..=f.end).all(gone) {
+                    return None;
+                }
+                held_functions[k] = true;
+                users.push((f.start, f.end, f.id));
+                ids.insert(f.id);
+                grew = true;
+            }
+        }
         users.sort_unstable();
         if users.is_empty() && seeds.len() == 1 && is_value(seeds[0]) {
             return None;
         }
-        Some((globals, users))
+        Some((globals.into_iter().collect(), users))
     }
 
     /// Every function not set aside yet that the output holds none of (start, end, id), but those
@@ -714,57 +751,6 @@ impl Control {
             functions.retain(|f| !used.contains(&f.2));
         }
         (!functions.is_empty()).then_some(functions)
-    }
-
-    /// The global-section instructions that use `ids`, directly or through one another, and
-    /// the functions that use any of them or `ids` (start, end, id), with `globals`; `None` when
-    /// one of them is still in the output.
-    fn users_closure(
-        &self,
-        mut ids: std::collections::HashSet<u32>,
-        mut globals: std::collections::HashSet<usize>,
-        gone: &dyn Fn(usize) -> bool,
-    ) -> Option<(Vec<usize>, Vec<FunctionSpan>)> {
-        // The global section, and the alias declarations written before the annotations.
-        let globals_end = self.index.globals_end.min(self.module.len());
-        let scope: Vec<usize> = (0..self.index.annotation_end.min(globals_end))
-            .filter(|&j| Section::floats(self.opcode(j)))
-            .chain(self.index.annotation_end..globals_end)
-            .collect();
-        // The functions that use any of them go whole, and so do the functions that call
-        // those (or take their address in the global section). (The global section defines
-        // before it uses but for forward pointers, and calls go any way: a walk that adds
-        // nothing ends it.)
-        let mut users: Vec<FunctionSpan> = Vec::new();
-        let mut held_functions = vec![false; self.index.functions.len()];
-        let mut grew = true;
-        while grew {
-            grew = false;
-            for &j in &scope {
-                if globals.contains(&j) || !self.uses_any(j, &ids) {
-                    continue;
-                }
-                if !gone(j) {
-                    return None;
-                }
-                globals.insert(j);
-                ids.extend(inst::result_id(self.inst(j)));
-                grew = true;
-            }
-            for (k, f) in self.index.functions.iter().enumerate() {
-                if held_functions[k] || !(f.start..=f.end).any(|j| self.uses_any(j, &ids)) {
-                    continue;
-                }
-                if !(f.start..=f.end).all(gone) {
-                    return None;
-                }
-                held_functions[k] = true;
-                users.push((f.start, f.end, f.id));
-                ids.insert(f.id);
-                grew = true;
-            }
-        }
-        Some((globals.into_iter().collect(), users))
     }
 
     /// Whether instruction `j` uses one of `ids`.
@@ -1097,6 +1083,53 @@ mod tests {
         fails_first_with(&module(true), clock_type)?;
         let gone = gone_with_functions(&module(false), &module(true), 3)?;
         expect_hidden(&module(false), &module(true), gone, CLOCK, clock_type)
+    }
+
+    /// A function the output lacks that something staying in the control module still calls
+    /// stays: lowering replaced the call to declaration `m` in kernel `b`, which the output
+    /// keeps, and removed `m`; `a`, where spirv-val stops in the input, goes alone (with `m`,
+    /// `b`'s call would name an undefined function).
+    #[test]
+    fn functions_still_called_stay_in_the_control() -> std::result::Result<(), String> {
+        let module = |lowered: bool| {
+            format!(
+                "OpCapability Addresses\nOpCapability Linkage\nOpCapability Kernel\n\
+                 OpCapability Int64\nOpCapability ShaderClockKHR\n\
+                 OpExtension \"SPV_KHR_shader_clock\"\nOpMemoryModel Physical64 OpenCL\n\
+                 {}OpEntryPoint Kernel %kb \"b\"\n{}\
+                 %uint = OpTypeInt 32 0\n%ulong = OpTypeInt 64 0\n%void = OpTypeVoid\n\
+                 %one = OpConstant %uint 1\n%two = OpConstant %uint 2\n\
+                 %fn = OpTypeFunction %void\n%fu = OpTypeFunction %uint\n{}\
+                 %kb = OpFunction %void None %fn\n%eb = OpLabel\n{}\
+                 %c = OpReadClockKHR %ulong %two\nOpReturn\nOpFunctionEnd\n",
+                if lowered {
+                    ""
+                } else {
+                    "OpEntryPoint Kernel %ka \"a\"\n"
+                },
+                if lowered {
+                    ""
+                } else {
+                    "OpDecorate %m LinkageAttributes \"m\" Import\n"
+                },
+                if lowered {
+                    ""
+                } else {
+                    "%m = OpFunction %uint None %fu\nOpFunctionEnd\n\
+                     %ka = OpFunction %void None %fn\n%ea = OpLabel\n\
+                     %ch = OpReadClockKHR %uint %one\nOpReturn\nOpFunctionEnd\n"
+                },
+                if lowered {
+                    "%v = OpCopyObject %uint %one\n"
+                } else {
+                    "%v = OpFunctionCall %uint %m\n"
+                },
+            )
+        };
+        let clock_type = "vector of two components of unsigned integer";
+        fails_first_with(&module(false), clock_type)?;
+        let gone = gone_with_functions(&module(true), &module(false), 2)?;
+        expect_hidden(&module(true), &module(false), gone, CLOCK, clock_type)
     }
 
     /// spirv-val's error for the clock read at work-group scope the tests' kernel `b` makes.

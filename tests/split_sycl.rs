@@ -13,6 +13,7 @@
 mod common;
 
 use common::sycl_run::{self, Image, Images};
+use spec_link::properties::text;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -225,14 +226,12 @@ fn local_memory_kernels_split_from_the_spirv_alone_run_like_dpcpp() {
     let mut kernels = 0;
     for case in &cases {
         // The runs of the kernels DPC++ lists in the set.
-        let listed: Vec<String> = std::fs::read_to_string(case.dir.join("off/image0.prop"))
+        let prop = std::fs::read(case.dir.join("off/image0.prop")).unwrap();
+        let listed: Vec<String> = text::read(&prop)
             .unwrap()
-            .split("[SYCL/implicit local arg]\n")
-            .nth(1)
-            .unwrap_or_default()
-            .lines()
-            .take_while(|l| !l.starts_with('['))
-            .filter_map(|l| Some(l.split_once('=')?.0.to_string()))
+            .into_iter()
+            .filter(|set| set.name == "SYCL/implicit local arg")
+            .flat_map(|set| set.properties.into_iter().map(|(kernel, _)| kernel))
             .collect();
         let mut spec: serde_json::Value =
             serde_json::from_slice(&std::fs::read(&case.run_json).unwrap()).unwrap();

@@ -121,14 +121,20 @@ pub(crate) fn source_local_memory(module: &Module, index: &Index) -> IdMap<u32, 
             continue;
         }
         let body = f.start..=f.end.min(module.len().saturating_sub(1));
-        let stores = body.clone().find_map(|i| {
+        // The store of the appended parameter into the placeholder: (instruction, parameter,
+        // its position).
+        let stored = body.clone().find_map(|i| {
             let w = module.inst(i)?;
-            (inst::opcode(w) == Op::Store as u32 && w.len() >= 3 && placeholder.contains(&w[1]))
-                .then(|| Some((i, f.params.iter().position(|&p| p == w[2])?)))?
+            let into_placeholder =
+                inst::opcode(w) == Op::Store as u32 && w.len() >= 3 && placeholder.contains(&w[1]);
+            let position = f
+                .params
+                .iter()
+                .position(|&p| into_placeholder && p == w[2])?;
+            Some((i, w[2], position))
         });
-        let memory = match stores {
-            Some((store, position)) => {
-                let param = f.params.get(position).copied().unwrap_or(0);
+        let memory = match stored {
+            Some((store, param, position)) => {
                 let mut used = false;
                 // (A debug record of the parameter is no use of the memory.)
                 for i in body.filter(|&i| i != store) {
