@@ -33,7 +33,12 @@ prefetches, work_group_memory arguments, group_load/group_store, sub-group algor
 required sub-group size, bfloat16 arithmetic (the bfloat16 device library), legacy image
 accessors, bindless image fetches, sycl::ext::intel::math functions, root-group barriers,
 marray and half-vector math; and the flags -fsycl-fp64-conv-emu,
--fno-sycl-id-queries-fit-in-int and -fsycl-id-queries-range=uint.
+-fno-sycl-id-queries-fit-in-int and -fsycl-id-queries-range=uint. From seed 1600 on, also (from a
+fifth stream): virtual functions (the default set or a named one; an override reading a device
+global; callers reading a spec constant beside the indirect call), a joint_matrix
+multiply-add, local accessors (lambda and functor), group_local_memory and the work-group
+scratch memory taken in a noinline helper, and an aspect three calls down reached from kernels
+at different depths.
 """
 import os
 import random
@@ -146,6 +151,9 @@ def gen(seed):
     third = extended3(seed, w) if seed >= 1300 else {"kernels": [], "classes": [], "flags": []}
     kernels += third["kernels"]
     extra["classes"] += third["classes"]
+    fourth = extended4(seed, w, scs, dgs) if seed >= 1600 else {"kernels": [], "classes": []}
+    kernels += fourth["kernels"]
+    extra["classes"] += fourth["classes"]
     for f in functors:
         w(f)
     for k in range(nk):
@@ -180,7 +188,9 @@ def gen(seed):
     itt = r.random() < 0.05
     # (Nor std::complex and <cmath>, from seed 900 on: the device library's functions again.)
     # (From seed 1300 on, nor bfloat16 and sycl::ext::intel::math, for the same reason.)
-    if deps and not any(s in "\n".join(out) for s in ("assert(", "#include <complex>", "bfloat16.hpp", "intel/math.hpp")):
+    # (From seed 1600 on, nor joint_matrix.)
+    if deps and not any(s in "\n".join(out) for s in ("assert(", "#include <complex>", "bfloat16.hpp", "intel/math.hpp",
+                                                       "joint_matrix")):
         flags.append("-fsycl-allow-device-image-dependencies")
     elif itt:
         flags.append("-fsycl-instrument-device-code")
@@ -413,6 +423,90 @@ def extended3(seed, w):
     elif r < 0.18:
         flags.append("-fsycl-id-queries-range=uint")
     return {"kernels": kernels, "classes": classes, "flags": flags}
+
+
+def extended4(seed, w, scs, dgs):
+    """The kernels of seeds from 1600 on (see the module docs), from a stream of their own."""
+    x = random.Random(f"extended4-{seed}")
+    kernels, classes = [], []
+
+    def add(name, body):
+        classes.append(name)
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ {body} }});")
+
+    ints = [n for n, t in dgs if t in ("int", "long")]
+    features = x.sample(["vfunc", "jmatrix", "localacc", "glmhelper", "scratchhelper", "aspectchain"],
+                        x.choice([0, 1, 1, 2, 3]))
+    if "vfunc" in features:
+        named = x.random() < 0.5
+        if named:
+            w("class VSet;")
+        prop = "syclex::indirectly_callable_in<VSet>" if named else "syclex::indirectly_callable"
+        calls = "syclex::assume_indirect_calls_to<VSet>" if named else "syclex::assume_indirect_calls"
+        # (A device global read in the override: the virtual function's image needs it too.)
+        extra = f" + static_cast<int>({ints[0]}.get())" if ints and x.random() < 0.5 else ""
+        w(f"struct VB {{ SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(({prop})) virtual int get(int v) const {{ return v + 1; }} }};")
+        w(f"struct VD : VB {{ SYCL_EXT_ONEAPI_FUNCTION_PROPERTY(({prop})) int get(int v) const override {{ return v * {x.randint(2, 9)}{extra}; }} }};")
+        w("VB *vobj = nullptr;")
+        add("KVMake", "VB *p = vobj; h.single_task<KVMake>([=] { new (p) VD; });")
+        for i in range(x.choice([1, 2])):
+            sc = [c for c in scs if c[1] in ("int", "short", "long")]
+            if sc and x.random() < 0.5:
+                # (Spec constants beside the indirect call, through the kernel_handler.)
+                add(f"KVCall{i}", f"VB *p = vobj; h.single_task<KVCall{i}>(syclex::properties{{{calls}}}, [=](sycl::kernel_handler kh) {{ "
+                    f"a[{i + 1}] = p->get(a[0]) + static_cast<int>(kh.get_specialization_constant<{sc[0][0]}>()); }});")
+            else:
+                add(f"KVCall{i}", f"VB *p = vobj; h.single_task<KVCall{i}>(syclex::properties{{{calls}}}, [=] {{ a[{i + 1}] = p->get(a[0]); }});")
+    if "jmatrix" in features:
+        w("#include <sycl/ext/oneapi/matrix/matrix.hpp>")
+        w("namespace mx = sycl::ext::oneapi::experimental::matrix;")
+        w("sycl::ext::oneapi::bfloat16 *jm_a = nullptr;")
+        add("KJMad", "auto pa = jm_a; h.parallel_for<KJMad>(sycl::nd_range<2>({1, 16}, {1, 16}), [=](sycl::nd_item<2> it) [[sycl::reqd_sub_group_size(16)]] { "
+            "auto sg = it.get_sub_group(); "
+            "mx::joint_matrix<sycl::sub_group, sycl::ext::oneapi::bfloat16, mx::use::a, 8, 16, mx::layout::row_major> ma; "
+            "mx::joint_matrix<sycl::sub_group, sycl::ext::oneapi::bfloat16, mx::use::b, 16, 16, mx::layout::row_major> mb; "
+            "mx::joint_matrix<sycl::sub_group, float, mx::use::accumulator, 8, 16> mc; "
+            "auto ga = sycl::address_space_cast<sycl::access::address_space::global_space, sycl::access::decorated::no>(pa); "
+            "auto gc = sycl::address_space_cast<sycl::access::address_space::global_space, sycl::access::decorated::no>(f); "
+            "mx::joint_matrix_fill(sg, mc, 0.0f); mx::joint_matrix_load(sg, ma, ga, 16); mx::joint_matrix_load(sg, mb, ga + 128, 16); "
+            "mx::joint_matrix_mad(sg, mc, ma, mb, mc); mx::joint_matrix_store(sg, mc, gc, 16, mx::layout::row_major); });")
+    if "localacc" in features:
+        if x.random() < 0.5:
+            add("KLAcc", "sycl::local_accessor<int, 1> la(16, h); h.parallel_for<KLAcc>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) { "
+                "size_t l = it.get_local_linear_id(); la[l] = a[it.get_global_linear_id()]; sycl::group_barrier(it.get_group()); "
+                "a[it.get_global_linear_id()] = la[15 - l]; });")
+        else:
+            w("struct FLAcc { sycl::local_accessor<float, 1> la; float *p; void operator()(sycl::nd_item<1> it) const { "
+              "size_t l = it.get_local_linear_id(); la[l] = p[it.get_global_linear_id()]; sycl::group_barrier(it.get_group()); "
+              "p[it.get_global_linear_id()] = la[15 - l] * 2.0f; } };")
+            kernels.append("  q.submit([&](sycl::handler &h) { h.parallel_for(sycl::nd_range<1>(32, 16), FLAcc{sycl::local_accessor<float, 1>(16, h), f}); });")
+    if "glmhelper" in features:
+        # (Local memory allocated in a helper: the kernels calling it are the ones marked.)
+        w("__attribute__((noinline)) int glm_sum(sycl::nd_item<1> it, int v) { "
+          "int *loc = *sycl::ext::oneapi::group_local_memory_for_overwrite<int[16]>(it.get_group()); "
+          "loc[it.get_local_linear_id()] = v; sycl::group_barrier(it.get_group()); return loc[15 - it.get_local_linear_id()]; }")
+        for i in range(x.choice([1, 2])):
+            add(f"KGlm{i}", f"h.parallel_for<KGlm{i}>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) {{ "
+                f"a[it.get_global_linear_id()] = glm_sum(it, a[it.get_global_linear_id()] + {i}); }});")
+    if "scratchhelper" in features:
+        # (The dynamic local memory read in a helper, not in the kernel.)
+        w("__attribute__((noinline)) int *scratch_ptr() { return static_cast<int *>(syclex::get_work_group_scratch_memory()); }")
+        kernels.append("  { syclex::launch_config cfg{sycl::nd_range<1>(32, 16), syclex::properties{syclex::work_group_scratch_size(16 * sizeof(int))}}; "
+                       "syclex::nd_launch<KScrH>(q, cfg, [=](sycl::nd_item<1> it) { int *loc = scratch_ptr(); size_t l = it.get_local_linear_id(); "
+                       "loc[l] = a[it.get_global_linear_id()]; sycl::group_barrier(it.get_group()); a[it.get_global_linear_id()] = loc[15 - l]; }); }")
+        classes.append("KScrH")
+    if "aspectchain" in features:
+        # (An aspect three calls down, reached from kernels at different depths and sub-group sizes.)
+        leaf = x.choice([("double", "static_cast<int>(static_cast<double>(v) * 1.5)"),
+                         ("half", "static_cast<int>(sycl::half(v) * sycl::half(2.0f))")])
+        w(f"__attribute__((noinline)) int ac_leaf(int v) {{ return {leaf[1]}; }}")
+        w("__attribute__((noinline)) int ac_mid(int v) { return ac_leaf(v) + 1; }")
+        w("__attribute__((noinline)) int ac_top(int v) { return ac_mid(v) * 2; }")
+        add("KAcTop", "h.single_task<KAcTop>([=] { a[3] = ac_top(a[4]); });")
+        sg = x.choice([8, 16])
+        add("KAcMid", f"h.parallel_for<KAcMid>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) [[sycl::reqd_sub_group_size({sg})]] {{ "
+            "a[it.get_global_linear_id()] = ac_mid(a[it.get_global_linear_id()]); });")
+    return {"kernels": kernels, "classes": classes}
 
 
 def esimd_kernel(r, k):
