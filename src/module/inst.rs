@@ -466,6 +466,17 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
                 return true;
             }
         }
+        // OpCooperativeMatrixMulAddKHR: type, A, B, C, [literal operands mask]. The mask's bits
+        // take no parameters; DPC++'s joint_matrix sets Intel ones the grammar's enumeration
+        // lacks (0x40, MatrixAAndBBFloat16ComponentsINTEL, for bfloat16 A and B), which rspirv's
+        // decoder refuses.
+        4459 if n == 6 || n == 7 => {
+            f(1);
+            f(3);
+            f(4);
+            f(5);
+            return true;
+        }
         // OpDecorate: target, then a core decoration whose parameters are all literals
         71 if n >= 3 && decoration_literals_fit(words) => {
             f(1);
@@ -983,6 +994,35 @@ mod tests {
         assert_eq!(id_use_positions(&member), Some(vec![1]));
         // A known decoration still goes through the grammar: `OpDecorate %x Alignment 4`.
         assert_eq!(id_use_positions(&[71 | 4 << 16, 9, 44, 4]), Some(vec![1]));
+    }
+
+    /// DPC++'s bfloat16 joint_matrix multiply-add (seed 1619 of the post-link campaign: its ESIMD
+    /// and SYCL images could not be linked): `OpCooperativeMatrixMulAddKHR` with the Intel
+    /// operand bit `MatrixAAndBBFloat16ComponentsINTEL` (0x40), which the grammar's enumeration
+    /// lacks, uses its type and its three matrices; so without the mask, and with known bits.
+    #[test]
+    fn cooperative_matrix_mul_add_with_intel_operand_bits_decodes() {
+        let mad = |mask: &[u32]| {
+            let mut w = vec![
+                4459 | (6 + mask.len() as u32) << 16,
+                492,
+                504,
+                496,
+                503,
+                493,
+            ];
+            w.extend_from_slice(mask);
+            w
+        };
+        assert_eq!(decode(&mad(&[0x40])).map(|_| ()), None);
+        for mask in [&[0x40][..], &[], &[0x3]] {
+            assert_eq!(
+                id_use_positions(&mad(mask)),
+                Some(vec![1, 3, 4, 5]),
+                "{mask:?}"
+            );
+        }
+        assert_eq!(decoded_use_positions(&mad(&[0x3])), Some(vec![1, 3, 4, 5]));
     }
 
     /// Every decoration the literal fast path accepts is one the grammar decodes to the target

@@ -140,6 +140,21 @@ fn metadata_only(ctx: &ImageContext<'_>) -> Vec<(&'static str, Value)> {
     }
     found.extend(joint.map(|s| ("joint_matrix", Value::bytes(s.into_bytes()))));
     found.extend(joint_mad.map(|s| ("joint_matrix_mad", Value::bytes(s.into_bytes()))));
+    // A split image holding its input's one matrix kernel (which AuxData does not describe):
+    // the strings of the input's file are that kernel's.
+    let matrix_kernel = ctx.kernels().find(|e| {
+        !aux.describes(e.id)
+            && ctx.carried.matrix_kernel.get(e.input).copied().flatten() == Some(e.id)
+    });
+    if let Some(e) = matrix_kernel.filter(|_| !ctx.emit.split_off) {
+        for name in ["joint_matrix", "joint_matrix_mad"] {
+            if let Some(v) = ctx.carried.get(e.input, DEVICE_REQUIREMENTS, name) {
+                found.retain(|(n, _)| *n != name);
+                found.push((name, v.clone()));
+            }
+        }
+        found.sort_by_key(|(n, _)| *n);
+    }
     if ctx.emit.split_off {
         for name in ["fixed_target", "joint_matrix", "joint_matrix_mad"] {
             let carried =

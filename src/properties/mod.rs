@@ -160,6 +160,10 @@ pub(crate) struct Carried {
     /// Each input's first virtual function (module order): the one whose set an unsplit
     /// image's `virtual-functions-set` names.
     pub first_virtual: Vec<Option<String>>,
+    /// Each input's one kernel that uses cooperative matrices, when exactly one does
+    /// ([`crate::split::group::single_matrix_kernels`]): the kernel its file's `joint_matrix`
+    /// strings describe.
+    pub matrix_kernel: Vec<Option<u32>>,
     /// The function attributes and metadata of `NonSemantic.AuxData`, by function id (ids of the
     /// split module, which its images keep).
     pub aux: auxdata::AuxData,

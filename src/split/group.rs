@@ -24,7 +24,9 @@ use crate::module::Module;
 use crate::properties::device_requirements::{
     bits_to_aspects, function_aspects, TypeAspects, ESIMD,
 };
-use crate::properties::{Carried, EntryKind, FunctionMetadata, MISC_PROPERTIES};
+use crate::properties::{
+    Carried, EntryKind, FunctionMetadata, DEVICE_REQUIREMENTS, MISC_PROPERTIES,
+};
 use std::collections::BTreeMap;
 
 /// How kernels are grouped into images.
@@ -136,6 +138,63 @@ pub(crate) fn reached_functions(index: &Index, graph: &ModuleGraph, start: usize
         }
     }
     out
+}
+
+/// Each input's one kernel whose code uses cooperative (joint) matrices, when exactly one of
+/// its kernels does. DPC++'s unsplit image holds the last non-empty `joint_matrix` and
+/// `joint_matrix_mad` strings of its kernels, so with one such kernel the strings of the
+/// input's property file are that kernel's: its split images (and its per-source category)
+/// take them from there. With several, which string is whose is not in the SPIR-V.
+/// A function uses them when it holds a value of a cooperative-matrix type
+/// (`OpTypeCooperativeMatrixKHR`, the older `OpTypeJointMatrixINTEL`) or stores one.
+pub(crate) fn single_matrix_kernels(
+    module: &Module,
+    index: &Index,
+    graph: &ModuleGraph,
+    entries: &[Entry],
+    inputs: usize,
+) -> Vec<Option<u32>> {
+    const TYPE_COOPERATIVE_MATRIX: u32 = 4456;
+    const COOPERATIVE_MATRIX_STORE: u32 = 4458;
+    const TYPE_JOINT_MATRIX: u32 = 6119;
+    const JOINT_MATRIX_STORE: u32 = 6121;
+    let mut kernels: Vec<(usize, Option<u32>)> = vec![(0, None); inputs];
+    let types: IdSet<u32> = (index.annotation_end..index.globals_end.min(module.len()))
+        .filter_map(|i| module.inst(i))
+        .filter(|w| matches!(inst::opcode(w), TYPE_COOPERATIVE_MATRIX | TYPE_JOINT_MATRIX))
+        .filter_map(|w| w.get(1).copied())
+        .collect();
+    if types.is_empty() {
+        return vec![None; inputs];
+    }
+    let mut memo: IdMap<usize, bool> = IdMap::default();
+    let mut uses = |f: usize| {
+        *memo.entry(f).or_insert_with(|| {
+            let function = &index.functions[f];
+            (function.start..function.end.min(module.len()))
+                .filter_map(|i| module.inst(i))
+                .any(|w| {
+                    matches!(
+                        inst::opcode(w),
+                        COOPERATIVE_MATRIX_STORE | JOINT_MATRIX_STORE
+                    ) || inst::result_type(w).is_some_and(|t| types.contains(&t))
+                })
+        })
+    };
+    for e in entries.iter().filter(|e| e.kind == EntryKind::Kernel) {
+        if reached_functions(index, graph, e.function)
+            .into_iter()
+            .any(&mut uses)
+        {
+            if let Some(slot) = kernels.get_mut(e.input) {
+                *slot = (slot.0 + 1, Some(e.id));
+            }
+        }
+    }
+    kernels
+        .into_iter()
+        .map(|(n, id)| id.filter(|_| n == 1))
+        .collect()
 }
 
 /// The literal operands of `OpExecutionMode %id mode …` (looked up in the graph).
@@ -279,8 +338,22 @@ fn category(
         key.push_str(o);
     }
     key.push('-');
-    // The entry point's joint-matrix strings (metadata only: from AuxData), each `-`-prefixed.
-    for name in ["sycl_joint_matrix", "sycl_joint_matrix_mad"] {
+    // The entry point's joint-matrix strings (metadata only: from AuxData, else, for its
+    // input's one matrix kernel, from the input's file), each `-`-prefixed.
+    let from_file = !carried.aux.describes(entry.id)
+        && carried.matrix_kernel.get(entry.input).copied().flatten() == Some(entry.id);
+    for (name, property) in [
+        ("sycl_joint_matrix", "joint_matrix"),
+        ("sycl_joint_matrix_mad", "joint_matrix_mad"),
+    ] {
+        if from_file {
+            if let Some(crate::properties::Value::Bytes { data, .. }) =
+                carried.get(entry.input, DEVICE_REQUIREMENTS, property)
+            {
+                key.push('-');
+                key.push_str(&String::from_utf8_lossy(data));
+            }
+        }
         for value in carried.aux.metadata(entry.id, name).unwrap_or_default() {
             if let crate::properties::auxdata::MdValue::String(s) = value {
                 key.push('-');

@@ -374,6 +374,7 @@ pub fn split_each(
     let mut carried = Carried {
         inputs: renumber_spec_ids(input_props, &input_names, &report.renumbered),
         first_virtual: vec![None; input_count],
+        matrix_kernel: group::single_matrix_kernels(&module, &index, &graph, &entries, input_count),
         aux,
         opt_level: properties::misc::source_opt_level(&module, &index),
         id_queries_range: properties::misc::source_id_queries_range(&module, &index),
