@@ -124,8 +124,8 @@ pub enum Diagnostic {
     /// Note (split): the SPIR-V does not say which kernel arguments the front end eliminated, and
     /// no `--input-prop` has `[SYCL/kernel param opt]`: the set is written empty.
     KernelParamOptUnknown,
-    /// Note (split): virtual-function set names are not in SPIR-V; images get their set only
-    /// where the input's property file determines it.
+    /// Note (split): virtual-function set names are not in SPIR-V; every virtual function and
+    /// every kernel using one is given the one set the input's property file names.
     VirtualFunctionSetsUnknown,
     /// Note (split): properties SPIR-V does not hold (optLevel and others) are left out, since
     /// neither an `--input-prop` nor `NonSemantic.AuxData` was given.
@@ -297,8 +297,10 @@ impl fmt::Display for Diagnostic {
             ),
             Diagnostic::VirtualFunctionSetsUnknown => write!(
                 f,
-                "[{}]: the virtual-function set names are not in SPIR-V; a split image gets its \
-                 set only where the input's property file or NonSemantic.AuxData determines it",
+                "[{}]: the virtual-function set names are not in SPIR-V; every virtual \
+                 function, and every kernel that calls through a function pointer or uses a \
+                 virtual table, is given the set the input's property file names (exact for a \
+                 module of one set; NonSemantic.AuxData would tell each function's)",
                 crate::properties::VIRTUAL_FUNCTIONS
             ),
             Diagnostic::ImagePropertiesLeftOut => f.write_str(

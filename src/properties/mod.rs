@@ -157,9 +157,6 @@ pub struct ImageEntry {
 pub(crate) struct Carried {
     /// Each input's sets (empty for an input without a property file).
     pub inputs: Vec<Vec<PropertySet>>,
-    /// Each input's first virtual function (module order): the one whose set an unsplit
-    /// image's `virtual-functions-set` names.
-    pub first_virtual: Vec<Option<String>>,
     /// Each input's one kernel that uses cooperative matrices, when exactly one does
     /// ([`crate::split::group::single_matrix_kernels`]): the kernel its file's `joint_matrix`
     /// strings describe.

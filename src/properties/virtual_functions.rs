@@ -2,15 +2,22 @@
 //! `calls-indirectly` attribute values: not in SPIR-V.
 //!
 //! * From `--input-prop`: an unsplit image (split `off`) carries its input's set as it is.
-//!   DPC++'s unsplit image names only the set of its first virtual function (module order), so
-//!   a split image that defines that function gets `virtual-functions-set` from the file.
-//! * Otherwise, where `NonSemantic.AuxData` holds the attributes, DPC++'s rule
-//!   (`computeModuleProperties`): the first function definition of the image (module order)
-//!   with `indirectly-callable` gives `virtual-functions-set` = its value; without one, the
-//!   comma-separated `calls-indirectly` values of every definition, as a set, give
-//!   `uses-virtual-functions-set`, joined by commas in the order LLVM's `StringSet` iterates
-//!   them, as DPC++ joins them ([`string_set_order`]).
-//! * Otherwise an image with virtual functions gets no set, with a note.
+//! * Where `NonSemantic.AuxData` holds the attributes, DPC++'s rule (`computeModuleProperties`):
+//!   the first function definition of the image (module order) with `indirectly-callable` gives
+//!   `virtual-functions-set` = its value; without one, the comma-separated `calls-indirectly`
+//!   values of every definition, as a set, give `uses-virtual-functions-set`, joined by commas
+//!   in the order LLVM's `StringSet` iterates them, as DPC++ joins them ([`string_set_order`]).
+//! * Otherwise, from `--input-prop`, for a split image: DPC++'s unsplit image names one set (that
+//!   of its first virtual function; `uses-virtual-functions-set`, all the sets its kernels use,
+//!   when it defines none), and every virtual function of the input is taken to be in it. An
+//!   image that defines a virtual function gets `virtual-functions-set` = that set; one whose
+//!   code calls through a function pointer (`OpFunctionPointerCallINTEL`) or takes a virtual
+//!   table's address gets `uses-virtual-functions-set` = it (DPC++'s
+//!   `SYCLVirtualFunctionsAnalysis` gives a kernel that uses a virtual table the sets of the
+//!   table's functions). Exact for a module of one set (the default set, or one named set); in
+//!   a module of several, every virtual function and every kernel using one is named by the
+//!   one set, so the SYCL runtime links every virtual function's image with every kernel that
+//!   uses one (where naming none would link none). With a note.
 
 use super::{EntryKind, ImageContext, PropertySet, Value, VIRTUAL_FUNCTIONS};
 use crate::module::idhash::{IdMap, IdSet};
@@ -21,6 +28,8 @@ use crate::module::{inst, Module};
 pub(crate) struct PointerTargets {
     /// Every such function.
     pub address_taken: IdSet<u32>,
+    /// The virtual tables: the variables whose initializer reaches a virtual function.
+    pub vtables: IdSet<u32>,
     /// Those a virtual table holds: the virtual functions. A pointer constant reaches a global
     /// variable's initializer (through constant composites and spec-constant operations) and
     /// the variable is a vtable — its linkage name or `OpName` starts with `_ZTV`, the Itanium
@@ -76,6 +85,7 @@ pub(crate) fn pointer_targets(module: &Module, index: &Index) -> PointerTargets 
         }
     }
     let mut virtual_functions = IdSet::default();
+    let mut vtables = IdSet::default();
     if !initialized.is_empty() {
         let vtable = |name: &[u8]| name.starts_with(b"_ZTV");
         let mut named: IdSet<u32> = initialized
@@ -100,6 +110,12 @@ pub(crate) fn pointer_targets(module: &Module, index: &Index) -> PointerTargets 
             .filter(|(v, _)| named.contains(v))
             .map(|&(_, init)| init)
             .collect();
+        vtables.extend(
+            initialized
+                .iter()
+                .map(|&(v, _)| v)
+                .filter(|v| named.contains(v)),
+        );
         while let Some(id) = stack.pop() {
             if !seen.insert(id) {
                 continue;
@@ -115,8 +131,48 @@ pub(crate) fn pointer_targets(module: &Module, index: &Index) -> PointerTargets 
     }
     PointerTargets {
         address_taken,
+        vtables,
         virtual_functions,
     }
+}
+
+/// Whether a module's code uses virtual functions: a function calls through a function pointer
+/// (`OpFunctionPointerCallINTEL`) or uses a virtual table ([`PointerTargets::vtables`]), directly
+/// or through constants of the global section built on its address.
+pub(crate) fn code_uses_virtual_functions(module: &Module, index: &Index) -> bool {
+    const FUNCTION_POINTER_CALL: u32 = 5601;
+    let mut based: IdSet<u32> = pointer_targets(module, index).vtables;
+    if !based.is_empty() {
+        for i in index.annotation_end..index.globals_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            let Some(result) = inst::result_id(w) else {
+                continue;
+            };
+            let mut on_a_table = false;
+            index.visit_use_ids(module, w, |id| on_a_table |= based.contains(&id));
+            if on_a_table {
+                based.insert(result);
+            }
+        }
+    }
+    index
+        .functions
+        .iter()
+        .filter(|f| !f.is_declaration)
+        .any(|f| {
+            (f.start..f.end.min(module.len()))
+                .filter_map(|i| module.inst(i))
+                .any(|w| {
+                    if inst::opcode(w) == FUNCTION_POINTER_CALL {
+                        return true;
+                    }
+                    let mut uses = false;
+                    if !based.is_empty() {
+                        index.visit_use_ids(module, w, |id| uses |= based.contains(&id));
+                    }
+                    uses
+                })
+        })
 }
 
 pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
@@ -124,28 +180,26 @@ pub(crate) fn set(ctx: &ImageContext<'_>) -> Option<PropertySet> {
         .inputs
         .iter()
         .find_map(|&k| Some((k, ctx.carried.set(k, VIRTUAL_FUNCTIONS)?)));
-    if let Some((input, carried)) = carried {
-        if ctx.emit.split_off {
-            return Some(carried.clone());
-        }
-        let first = ctx.carried.first_virtual.get(input).cloned().flatten();
-        let holds_first = ctx
-            .entries
-            .iter()
-            .any(|e| e.kind == EntryKind::Virtual && Some(&e.name) == first.as_ref());
-        if let (true, Some(v)) = (holds_first, carried.get("virtual-functions-set")) {
-            let mut set = PropertySet::new(VIRTUAL_FUNCTIONS);
-            set.insert("virtual-functions-set", v.clone());
-            return Some(set);
-        }
+    if let Some((_, carried)) = carried.filter(|_| ctx.emit.split_off) {
+        return Some(carried.clone());
     }
     if ctx.aux_describes_entries() {
         return from_auxdata(ctx);
     }
-    if carried.is_some() {
-        ctx.note(crate::Diagnostic::VirtualFunctionSetsUnknown);
-    }
-    None
+    let (_, carried) = carried?;
+    let defined = carried.get("virtual-functions-set");
+    let (name, value) = if ctx.entries.iter().any(|e| e.kind == EntryKind::Virtual) {
+        ("virtual-functions-set", defined?)
+    } else if code_uses_virtual_functions(ctx.module, ctx.index) {
+        let used = defined.or_else(|| carried.get("uses-virtual-functions-set"));
+        ("uses-virtual-functions-set", used?)
+    } else {
+        return None;
+    };
+    ctx.note(crate::Diagnostic::VirtualFunctionSetsUnknown);
+    let mut set = PropertySet::new(VIRTUAL_FUNCTIONS);
+    set.insert(name, value.clone());
+    Some(set)
 }
 
 /// DPC++'s rule on the attributes `NonSemantic.AuxData` holds.

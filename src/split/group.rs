@@ -246,21 +246,18 @@ fn category(
     use std::fmt::Write;
     let mut key = format!("{:08x}-", u32::MAX - source as u32);
     if entry.kind == EntryKind::Virtual {
-        // The set name is not in SPIR-V: the carried one for the function it belongs to, else
-        // the function's own name (a set of its own).
-        let first = carried.first_virtual.get(entry.input).cloned().flatten();
-        let set = carried
-            .get(
-                entry.input,
-                crate::properties::VIRTUAL_FUNCTIONS,
-                "virtual-functions-set",
-            )
-            .filter(|_| first.as_deref() == Some(entry.name.as_str()));
-        match (set, carried.aux.attribute(entry.id, "indirectly-callable")) {
-            (Some(crate::properties::Value::Bytes { data, .. }), _) => {
+        // The set name is not in SPIR-V: AuxData's, else the one the input's file names (see
+        // `properties::virtual_functions`), else the function's own name (a set of its own).
+        let set = carried.get(
+            entry.input,
+            crate::properties::VIRTUAL_FUNCTIONS,
+            "virtual-functions-set",
+        );
+        match (carried.aux.attribute(entry.id, "indirectly-callable"), set) {
+            (Some(from_aux), _) => key.push_str(from_aux),
+            (None, Some(crate::properties::Value::Bytes { data, .. })) => {
                 key.push_str(&String::from_utf8_lossy(data))
             }
-            (_, Some(from_aux)) => key.push_str(from_aux),
             _ => key.push_str(&entry.name),
         }
     }

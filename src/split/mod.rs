@@ -373,7 +373,6 @@ pub fn split_each(
     let entries = group::entries(&module, &index, &graph, split.allow_dependencies, &input_of);
     let mut carried = Carried {
         inputs: renumber_spec_ids(input_props, &input_names, &report.renumbered),
-        first_virtual: vec![None; input_count],
         matrix_kernel: group::single_matrix_kernels(&module, &index, &graph, &entries, input_count),
         aux,
         opt_level: properties::misc::source_opt_level(&module, &index),
@@ -383,11 +382,6 @@ pub fn split_each(
         by_name: Vec::new(),
     };
     carried.index_inputs();
-    for e in entries.iter().filter(|e| e.kind == EntryKind::Virtual) {
-        if let Some(slot) = carried.first_virtual.get_mut(e.input) {
-            slot.get_or_insert_with(|| e.name.clone());
-        }
-    }
     warn_of_other_modules_props(&carried, &entries, &input_names, &mut notes);
     warn_of_spec_constants_not_held(&carried, &index, &input_names, &mut notes);
     let (groups, planned) = group::plan(&module, &index, &graph, &carried, &entries, split.mode);
