@@ -17,6 +17,7 @@
 pub(crate) mod auxdata;
 pub(crate) mod device_globals;
 pub(crate) mod device_requirements;
+pub(crate) mod hash_order;
 pub(crate) mod kernel_param_opt;
 pub(crate) mod local_args;
 pub(crate) mod misc;

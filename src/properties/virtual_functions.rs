@@ -19,6 +19,7 @@
 //!   one set, so the SYCL runtime links every virtual function's image with every kernel that
 //!   uses one (where naming none would link none). With a note.
 
+use super::hash_order::string_set_order;
 use super::{EntryKind, ImageContext, PropertySet, Value, VIRTUAL_FUNCTIONS};
 use crate::module::idhash::{IdMap, IdSet};
 use crate::module::index::Index;
@@ -229,43 +230,6 @@ fn from_auxdata(ctx: &ImageContext<'_>) -> Option<PropertySet> {
     Some(set)
 }
 
-/// The order in which LLVM's `StringSet` (a `StringMap`) iterates `names` inserted in this order
-/// (repeats ignored): its buckets' order. A name's bucket is the low bits of its XXH3 hash
-/// (`xxh3_64bits`, as 32 bits), probed quadratically on collision; the table starts at 16
-/// buckets and doubles when more than three quarters are full, re-placing the names in bucket
-/// order (`StringMapImpl::LookupBucketFor`, `RehashTable`).
-pub(crate) fn string_set_order<'a>(names: &[&'a str]) -> Vec<&'a str> {
-    fn place<'a>(table: &mut [Option<(u32, &'a str)>], hash: u32, name: &'a str) {
-        let mask = table.len() - 1;
-        let mut bucket = hash as usize & mask;
-        let mut probe = 1;
-        while table[bucket].is_some() {
-            bucket = (bucket + probe) & mask;
-            probe += 1;
-        }
-        table[bucket] = Some((hash, name));
-    }
-    let mut table: Vec<Option<(u32, &str)>> = vec![None; 16];
-    let mut items = 0usize;
-    let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
-    for &name in names {
-        if !seen.insert(name) {
-            continue;
-        }
-        let hash = xxhash_rust::xxh3::xxh3_64(name.as_bytes()) as u32;
-        place(&mut table, hash, name);
-        items += 1;
-        if items * 4 > table.len() * 3 {
-            let mut grown = vec![None; table.len() * 2];
-            for &(hash, name) in table.iter().flatten() {
-                place(&mut grown, hash, name);
-            }
-            table = grown;
-        }
-    }
-    table.into_iter().flatten().map(|(_, n)| n).collect()
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -274,32 +238,6 @@ mod tests {
     /// `f` is held by a vtable named only by `OpName` (through a composite and a spec-constant
     /// cast); `g` by a function-pointer table that is no vtable, and `h` in code only: all three
     /// have their address taken, only `f` is virtual.
-    /// DPC++ 2026.2's joins (testdata/postlink `vfunc`, `vfunc-sets`: `uses-virtual-functions-set`
-    /// of KConstruct, KMake and KAB), and a set that outgrows the first table.
-    #[test]
-    fn sets_are_joined_in_llvm_string_set_order() {
-        assert_eq!(
-            string_set_order(&["_ZTSv", "_ZTS4SetB"]),
-            ["_ZTS4SetB", "_ZTSv"]
-        );
-        assert_eq!(
-            string_set_order(&["_ZTS4SetA", "_ZTS4SetB", "_ZTSv", "_ZTS4SetB"]),
-            ["_ZTS4SetB", "_ZTSv", "_ZTS4SetA"]
-        );
-        assert_eq!(
-            string_set_order(&["_ZTS4SetA", "_ZTS4SetB"]),
-            ["_ZTS4SetB", "_ZTS4SetA"]
-        );
-        let many: Vec<String> = (0..40).map(|k| format!("_ZTS{k}")).collect();
-        let names: Vec<&str> = many.iter().map(String::as_str).collect();
-        let mut ordered = string_set_order(&names);
-        assert_eq!(ordered.len(), 40);
-        ordered.sort_unstable();
-        let mut all = names.clone();
-        all.sort_unstable();
-        assert_eq!(ordered, all);
-    }
-
     #[test]
     fn only_what_a_vtable_holds_is_virtual() -> TestResult {
         let module = assemble(
