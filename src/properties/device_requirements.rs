@@ -140,32 +140,32 @@ fn metadata_only(ctx: &ImageContext<'_>) -> Vec<(&'static str, Value)> {
     }
     found.extend(joint.map(|s| ("joint_matrix", Value::bytes(s.into_bytes()))));
     found.extend(joint_mad.map(|s| ("joint_matrix_mad", Value::bytes(s.into_bytes()))));
-    // A split image holding its input's one matrix kernel (which AuxData does not describe):
-    // the strings of the input's file are that kernel's.
+    // The input's own values come first: with `off`, all three, from the file of the image's
+    // input; in a split image holding its input's one matrix kernel (which AuxData does not
+    // describe), the joint-matrix strings of that input's file, which are the kernel's.
     let matrix_kernel = ctx.kernels().find(|e| {
         !aux.describes(e.id)
             && ctx.carried.matrix_kernel.get(e.input).copied().flatten() == Some(e.id)
     });
-    if let Some(e) = matrix_kernel.filter(|_| !ctx.emit.split_off) {
-        for name in ["joint_matrix", "joint_matrix_mad"] {
-            if let Some(v) = ctx.carried.get(e.input, DEVICE_REQUIREMENTS, name) {
-                found.retain(|(n, _)| *n != name);
-                found.push((name, v.clone()));
-            }
+    let (inputs, names): (&[usize], &[&str]) = match matrix_kernel {
+        _ if ctx.emit.split_off => (
+            ctx.inputs,
+            &["fixed_target", "joint_matrix", "joint_matrix_mad"],
+        ),
+        Some(e) => (
+            std::slice::from_ref(&e.input),
+            &["joint_matrix", "joint_matrix_mad"],
+        ),
+        None => (&[], &[]),
+    };
+    for &name in names {
+        let carried = (inputs.iter()).find_map(|&k| ctx.carried.get(k, DEVICE_REQUIREMENTS, name));
+        if let Some(v) = carried {
+            found.retain(|(n, _)| *n != name);
+            found.push((name, v.clone()));
         }
-        found.sort_by_key(|(n, _)| *n);
     }
-    if ctx.emit.split_off {
-        for name in ["fixed_target", "joint_matrix", "joint_matrix_mad"] {
-            let carried =
-                (ctx.inputs.iter()).find_map(|&k| ctx.carried.get(k, DEVICE_REQUIREMENTS, name));
-            if let Some(v) = carried {
-                found.retain(|(n, _)| *n != name);
-                found.push((name, v.clone()));
-            }
-        }
-        found.sort_by_key(|(n, _)| *n);
-    }
+    found.sort_by_key(|(n, _)| *n);
     found
 }
 

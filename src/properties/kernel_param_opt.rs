@@ -100,28 +100,12 @@ fn in_dense_map_order(ctx: &ImageContext<'_>, set: &mut PropertySet) {
     if set.properties.len() < 2 {
         return;
     }
-    let index = ctx.index;
-    let entry_names: std::collections::HashMap<u32, &str> = ctx
-        .entries
-        .iter()
-        .map(|e| (e.id, e.name.as_str()))
-        .collect();
     let has: std::collections::HashSet<&str> =
         set.properties.iter().map(|(n, _)| n.as_str()).collect();
-    let mut names: Vec<String> = Vec::new();
-    for f in index.functions.iter().filter(|f| !f.is_declaration) {
-        let name = entry_names.get(&f.id).map(|n| n.to_string()).or_else(|| {
-            index
-                .linkage
-                .get(&f.id)
-                .map(|l| &l.name)
-                .or(index.names.get(&f.id))
-                .map(|n| String::from_utf8_lossy(n).into_owned())
-        });
-        if let Some(name) = name.filter(|n| has.contains(n.as_str())) {
-            names.push(name);
-        }
-    }
+    let names: Vec<String> = (ctx.named_functions().into_iter())
+        .map(|(_, name, _)| name)
+        .filter(|n| has.contains(n.as_str()))
+        .collect();
     let placed: Vec<&str> = names.iter().map(String::as_str).collect();
     let order = hash_order::dense_map_order(&placed);
     let rank: std::collections::HashMap<&str, usize> =

@@ -350,11 +350,12 @@ fn category(
                 key.push('-');
                 key.push_str(&String::from_utf8_lossy(data));
             }
-        }
-        for value in carried.aux.metadata(entry.id, name).unwrap_or_default() {
-            if let crate::properties::auxdata::MdValue::String(s) = value {
-                key.push('-');
-                key.push_str(s);
+        } else {
+            for value in carried.aux.metadata(entry.id, name).unwrap_or_default() {
+                if let crate::properties::auxdata::MdValue::String(s) = value {
+                    key.push('-');
+                    key.push_str(s);
+                }
             }
         }
         key.push('-');
