@@ -45,7 +45,7 @@ enum Gap {
     /// An image's entry points are DPC++'s in another order (`.sym` compared as a set): the
     /// translator writes the functions a global's initializer names (virtual tables) first, in
     /// the globals' order, so the LLVM module's function order, which DPC++'s follows, is not
-    /// in the SPIR-V for them.
+    /// in the SPIR-V for them without debug information.
     SymbolOrder,
     /// The spec constants are numbered in another order (DPC++'s follows LLVM use lists that
     /// inlining reordered): the spec-constant sets are compared by which symbolic IDs they hold

@@ -3,7 +3,7 @@
 //! Entry points: the kernels (`OpEntryPoint`); with device-image dependencies allowed, the
 //! SYCL_EXTERNAL functions (`Export` definitions that are not builtins, nor named as a kernel);
 //! always the virtual functions (`Export` definitions whose address a global constant takes).
-//! Module order.
+//! Module order, but for the virtual functions' source order where debug information gives it.
 //!
 //! Grouping: `off` one group; `per-kernel` one group per entry point, keyed by its name;
 //! `per-source` (= `auto`) keyed by DPC++'s category string, `<input>-<virtual set>-<register
@@ -115,6 +115,133 @@ pub(crate) fn entries(
             name,
             kind,
         });
+    }
+    virtual_functions_in_source_order(module, index, &mut out);
+    out
+}
+
+/// Puts each run of consecutive virtual functions in `entries` in the order of their lines in
+/// the source, when the debug information places each of them, all in one file.
+///
+/// The SPIR-V/LLVM translator writes the functions a global's initializer names (a vtable's)
+/// before all others of its module, in the order of those globals; DPC++ lists entry points in
+/// its LLVM module's order, where the front end put the virtual functions in source order (base
+/// before derived). Without debug information that order is not in the SPIR-V, and the module's
+/// stays.
+fn virtual_functions_in_source_order(module: &Module, index: &Index, entries: &mut [Entry]) {
+    let mut start = 0;
+    while start < entries.len() {
+        let run = entries[start..]
+            .iter()
+            .take_while(|e| e.kind == EntryKind::Virtual)
+            .count();
+        if run >= 2 {
+            in_line_order(module, index, &mut entries[start..start + run]);
+        }
+        start += run.max(1);
+    }
+}
+
+/// Sorts `run` by source line (see [`virtual_functions_in_source_order`]).
+fn in_line_order(module: &Module, index: &Index, run: &mut [Entry]) {
+    let functions: Vec<usize> = run.iter().map(|e| e.function).collect();
+    let positions = source_positions(module, index, &functions);
+    let Some(placed) = run
+        .iter()
+        .map(|e| positions.get(&e.id).copied())
+        .collect::<Option<Vec<(u32, u32)>>>()
+    else {
+        return;
+    };
+    if placed.iter().any(|&(source, _)| source != placed[0].0) {
+        return;
+    }
+    run.sort_by_key(|e| positions.get(&e.id).map(|&(_, line)| line));
+}
+
+/// The source position (`DebugSource` id, line) of each of `functions` (indices into
+/// [`Index::functions`]) that the module's debug information gives: the `DebugFunction` named by
+/// a `DebugFunctionDefinition` in its body (`NonSemantic.Shader.DebugInfo.*`, the line an
+/// `OpConstant`), or the `DebugFunction` naming it (`OpenCL.DebugInfo.100` and its older name
+/// `SPIRV.debug`, the line a literal). Keyed by function id.
+fn source_positions(module: &Module, index: &Index, functions: &[usize]) -> IdMap<u32, (u32, u32)> {
+    const EXT_INST: u32 = 12;
+    const CONSTANT: u32 = 43;
+    const DEBUG_FUNCTION: u32 = 20;
+    const DEBUG_FUNCTION_DEFINITION: u32 = 101;
+    // Debug-information sets by import id: whether the line is an id (the Shader sets).
+    let mut sets: IdMap<u32, bool> = IdMap::default();
+    for &set in index.ext_sets.keys() {
+        let Some(w) = index.defs.get(&set).and_then(|i| module.inst(i)) else {
+            continue;
+        };
+        let Some((name, _)) = w.get(2..).and_then(inst::read_string) else {
+            continue;
+        };
+        if name.starts_with(b"NonSemantic.Shader.DebugInfo.") {
+            sets.insert(set, true);
+        } else if matches!(name.as_slice(), b"OpenCL.DebugInfo.100" | b"SPIRV.debug") {
+            sets.insert(set, false);
+        }
+    }
+    let mut out = IdMap::default();
+    if sets.is_empty() {
+        return out;
+    }
+    let position = |w: &[u32]| -> Option<(u32, u32)> {
+        let (&set, &source, &line) = (w.get(3)?, w.get(7)?, w.get(8)?);
+        if inst::opcode(w) != EXT_INST || w.get(4) != Some(&DEBUG_FUNCTION) {
+            return None;
+        }
+        if *sets.get(&set)? {
+            let c = index.defs.get(&line).and_then(|i| module.inst(i))?;
+            (inst::opcode(c) == CONSTANT).then_some(())?;
+            Some((source, *c.get(3)?))
+        } else {
+            Some((source, line))
+        }
+    };
+    let wanted: IdSet<u32> = functions
+        .iter()
+        .filter_map(|&k| index.functions.get(k).map(|f| f.id))
+        .collect();
+    // OpenCL.DebugInfo.100: the DebugFunction's 10th operand is the function.
+    if sets.values().any(|&shader| !shader) {
+        for i in index.annotation_end..index.globals_end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            if let (Some(f), Some(p)) = (w.get(14).filter(|f| wanted.contains(f)), position(w)) {
+                if sets.get(&w[3]) == Some(&false) {
+                    out.entry(*f).or_insert(p);
+                }
+            }
+        }
+    }
+    // The Shader sets: a DebugFunctionDefinition in the function's body names it.
+    for &k in functions {
+        let Some(f) = index.functions.get(k) else {
+            continue;
+        };
+        if out.contains_key(&f.id) {
+            continue;
+        }
+        for i in f.start..f.end.min(module.len()) {
+            let Some(w) = module.inst(i) else { continue };
+            if inst::opcode(w) == EXT_INST
+                && w.get(4) == Some(&DEBUG_FUNCTION_DEFINITION)
+                && w.get(6) == Some(&f.id)
+                && sets.get(&w[3]) == Some(&true)
+            {
+                if let Some(p) = w
+                    .get(5)
+                    .and_then(|d| index.defs.get(d))
+                    .and_then(|d| module.inst(d))
+                    .and_then(position)
+                {
+                    out.insert(f.id, p);
+                }
+                break;
+            }
+        }
     }
     out
 }
@@ -429,6 +556,124 @@ mod tests {
             esimd,
             input,
         }
+    }
+
+    /// Two exported functions `g` (line 12) and `f` (line 7), in that module order, described by
+    /// the debug-information set `set` (`debug_function_f`/`_g`: each one's `DebugFunction`;
+    /// `definition_f`/`_g`: what its body holds).
+    fn two_described_functions(
+        set: &str,
+        constants: &str,
+        debug_functions: &str,
+        definitions: [&str; 2],
+    ) -> String {
+        format!(
+            r#"
+OpCapability Addresses
+OpCapability Linkage
+OpCapability Kernel
+OpExtension "SPV_KHR_non_semantic_info"
+%dbg = OpExtInstImport "{set}"
+OpMemoryModel Physical64 OpenCL
+%file = OpString "a.cpp"
+%nf = OpString "f"
+%ng = OpString "g"
+OpDecorate %f LinkageAttributes "f" Export
+OpDecorate %g LinkageAttributes "g" Export
+%void = OpTypeVoid
+%u32 = OpTypeInt 32 0
+{constants}
+%fn = OpTypeFunction %void
+{debug_functions}
+%g = OpFunction %void None %fn
+%l1 = OpLabel
+{}
+OpReturn
+OpFunctionEnd
+%f = OpFunction %void None %fn
+%l2 = OpLabel
+{}
+OpReturn
+OpFunctionEnd
+"#,
+            definitions[0], definitions[1]
+        )
+    }
+
+    fn virtual_entries(index: &Index) -> Vec<Entry> {
+        index
+            .functions
+            .iter()
+            .enumerate()
+            .map(|(k, f)| Entry {
+                id: f.id,
+                function: k,
+                name: String::from_utf8_lossy(&index.linkage[&f.id].name).into_owned(),
+                kind: EntryKind::Virtual,
+                esimd: false,
+                input: 0,
+            })
+            .collect()
+    }
+
+    /// Virtual functions in a module's order (`g`, `f`) go in their source lines' order (`f`
+    /// at 7, `g` at 12) with either debug-information layout; without a line for each, or with
+    /// their lines in two files, they keep the module's order.
+    #[test]
+    fn virtual_functions_go_in_source_line_order() -> crate::link::testing::TestResult {
+        let opencl = two_described_functions(
+            "OpenCL.DebugInfo.100",
+            "",
+            "%src = OpExtInst %void %dbg DebugSource %file
+%cu = OpExtInst %void %dbg DebugCompilationUnit 65536 4 %src OpenCL_CPP
+%ty = OpExtInst %void %dbg DebugTypeFunction FlagIsPublic %void
+%dg = OpExtInst %void %dbg DebugFunction %ng %ty %src 12 0 %cu %ng FlagIsDefinition 12 %g
+%df = OpExtInst %void %dbg DebugFunction %nf %ty %src 7 0 %cu %nf FlagIsDefinition 7 %f",
+            ["", ""],
+        );
+        let shader_functions = "%src = OpExtInst %void %dbg DebugSource %file
+%src2 = OpExtInst %void %dbg DebugSource %nf
+%cu = OpExtInst %void %dbg DebugCompilationUnit %c100 %c4 %src %c3
+%ty = OpExtInst %void %dbg DebugTypeFunction %c0 %void
+%dg = OpExtInst %void %dbg DebugFunction %ng %ty %src %c12 %c0 %cu %ng %c0 %c12
+%df = OpExtInst %void %dbg DebugFunction %nf %ty %src %c7 %c0 %cu %nf %c0 %c7
+%df2 = OpExtInst %void %dbg DebugFunction %nf %ty %src2 %c7 %c0 %cu %nf %c0 %c7";
+        let constants = "%c0 = OpConstant %u32 0
+%c3 = OpConstant %u32 3
+%c4 = OpConstant %u32 4
+%c7 = OpConstant %u32 7
+%c12 = OpConstant %u32 12
+%c100 = OpConstant %u32 100";
+        let definition = |d: &str, f: &str| {
+            format!("%x{f} = OpExtInst %void %dbg DebugFunctionDefinition {d} %{f}")
+        };
+        let shader = |f_described_by: &str| {
+            two_described_functions(
+                "NonSemantic.Shader.DebugInfo.100",
+                constants,
+                shader_functions,
+                [&definition("%dg", "g"), &definition(f_described_by, "f")],
+            )
+        };
+        let order = |text: &str| -> crate::link::testing::TestResult<Vec<String>> {
+            let module = crate::link::testing::assemble(text)?;
+            let index = Index::build(&module)?;
+            let mut entries = virtual_entries(&index);
+            virtual_functions_in_source_order(&module, &index, &mut entries);
+            Ok(entries.into_iter().map(|e| e.name).collect())
+        };
+        assert_eq!(order(&opencl)?, ["f", "g"]);
+        assert_eq!(order(&shader("%df"))?, ["f", "g"]);
+        // (`f` described in another file: the lines do not compare.)
+        assert_eq!(order(&shader("%df2"))?, ["g", "f"]);
+        let only_g = two_described_functions(
+            "NonSemantic.Shader.DebugInfo.100",
+            constants,
+            shader_functions,
+            [&definition("%dg", "g"), ""],
+        );
+        assert_eq!(order(&only_g)?, ["g", "f"]);
+        Ok(())
     }
 
     /// DPC++'s `off` images of a source with ESIMD kernels (ESIMD, then SYCL) are one source;
