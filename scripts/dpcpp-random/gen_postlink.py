@@ -38,7 +38,10 @@ fifth stream): virtual functions (the default set or a named one; an override re
 global; callers reading a spec constant beside the indirect call), a joint_matrix
 multiply-add, local accessors (lambda and functor), group_local_memory and the work-group
 scratch memory taken in a noinline helper, and an aspect three calls down reached from kernels
-at different depths.
+at different depths. From seed 1720 on, also (from a sixth stream): OpenCL.std functions with a
+pointer operand (frexp, sincos, modf) and vector loads and stores, sequentially consistent
+atomics and fences at the three scopes, joint_matrix_apply and joint_matrix_prefetch, a sampled
+bindless image, and ESIMD kernels with inline assembly or a gather.
 """
 import os
 import random
@@ -154,6 +157,9 @@ def gen(seed):
     fourth = extended4(seed, w, scs, dgs) if seed >= 1600 else {"kernels": [], "classes": []}
     kernels += fourth["kernels"]
     extra["classes"] += fourth["classes"]
+    fifth = extended5(seed, w, scs) if seed >= 1720 else {"kernels": [], "classes": []}
+    kernels += fifth["kernels"]
+    extra["classes"] += fifth["classes"]
     for f in functors:
         w(f)
     for k in range(nk):
@@ -506,6 +512,70 @@ def extended4(seed, w, scs, dgs):
         sg = x.choice([8, 16])
         add("KAcMid", f"h.parallel_for<KAcMid>(sycl::nd_range<1>(32, 16), [=](sycl::nd_item<1> it) [[sycl::reqd_sub_group_size({sg})]] {{ "
             "a[it.get_global_linear_id()] = ac_mid(a[it.get_global_linear_id()]); });")
+    return {"kernels": kernels, "classes": classes}
+
+
+def extended5(seed, w, scs):
+    """The kernels of seeds from 1720 on (see the module docs), from a stream of their own."""
+    x = random.Random(f"extended5-{seed}")
+    kernels, classes = [], []
+
+    def add(name, body):
+        classes.append(name)
+        kernels.append(f"  q.submit([&](sycl::handler &h) {{ {body} }});")
+
+    features = x.sample(["ptrmath", "fence", "jmapply", "sampled", "esimdasm", "esimdgather"],
+                        x.choice([0, 1, 1, 2, 3]))
+    if "ptrmath" in features:
+        # (OpenCL.std instructions with a pointer operand, and vector loads and stores.)
+        sc = [c for c in scs if c[1] in ("float", "int")]
+        read = f" + static_cast<float>(kh.get_specialization_constant<{sc[0][0]}>())" if sc and x.random() < 0.5 else ""
+        arg = ", sycl::kernel_handler kh" if read else ""
+        add("KPtrMath", f"h.parallel_for<KPtrMath>(sycl::range<1>(8), [=](sycl::id<1> i{arg}) {{ "
+            "int e; float c; float ip; "
+            "float m = sycl::frexp(f[i], sycl::private_ptr<int>(&e)); "
+            "float s = sycl::sincos(f[i], sycl::private_ptr<float>(&c)); "
+            "float fr = sycl::modf(f[i], sycl::private_ptr<float>(&ip)); "
+            "sycl::vec<float, 4> v; v.load(0, sycl::global_ptr<const float>(f)); v.store(1, sycl::global_ptr<float>(f)); "
+            f"f[i] = m + s + c + fr + ip + e{read}; }});")
+    if "fence" in features:
+        scope = x.choice(["system", "device", "work_group"])
+        add("KFence", "h.single_task<KFence>([=] { "
+            f"sycl::atomic_ref<int, sycl::memory_order::seq_cst, sycl::memory_scope::{scope}> r(a[0]); r.fetch_add(1); "
+            f"sycl::atomic_fence(sycl::memory_order::{x.choice(['acq_rel', 'seq_cst', 'release'])}, sycl::memory_scope::{scope}); "
+            "a[1] = r.load(); });")
+    if "jmapply" in features:
+        w("#include <sycl/ext/oneapi/matrix/matrix.hpp>")
+        w("namespace mx5 = sycl::ext::oneapi::experimental::matrix;")
+        add("KJApply", "h.parallel_for<KJApply>(sycl::nd_range<2>({1, 16}, {1, 16}), [=](sycl::nd_item<2> it) [[sycl::reqd_sub_group_size(16)]] { "
+            "auto sg = it.get_sub_group(); "
+            "mx5::joint_matrix<sycl::sub_group, float, mx5::use::accumulator, 8, 16> mc; "
+            "auto gc = sycl::address_space_cast<sycl::access::address_space::global_space, sycl::access::decorated::no>(f); "
+            f"mx5::joint_matrix_fill(sg, mc, {x.randint(1, 4)}.0f); "
+            "mx5::joint_matrix_apply(sg, mc, [](float &v) { v = v * 2.0f; }); "
+            "mx5::joint_matrix_prefetch<8, 16>(sg, f, 16, mx5::layout::row_major, syclex::properties{syclex::prefetch_hint_L1}); "
+            "mx5::joint_matrix_store(sg, mc, gc, 16, mx5::layout::row_major); });")
+    if "sampled" in features:
+        w("#include <sycl/ext/oneapi/bindless_images.hpp>")
+        w("syclex::sampled_image_handle simg5;")
+        add("KSampled", "auto img = simg5; h.single_task<KSampled>([=] { "
+            "sycl::float4 px = syclex::sample_image<sycl::float4>(img, sycl::float2(0.5f, 0.25f)); f[0] = px[0] + px[3]; });")
+    if "esimdasm" in features or "esimdgather" in features:
+        w("#include <sycl/ext/intel/esimd.hpp>")
+    if "esimdasm" in features:
+        # (Inline assembly: OpAsmTargetINTEL and OpAsmINTEL in the ESIMD image.)
+        add("KEAsm", "h.single_task<KEAsm>([=]() SYCL_ESIMD_KERNEL { "
+            "sycl::ext::intel::esimd::simd<float, 16> va(f); sycl::ext::intel::esimd::simd<float, 16> vb; "
+            "\n#ifdef __SYCL_DEVICE_ONLY__\n"
+            "__asm__(\"add (M1, 16) %0 %1 %1\" : \"=rw\"(vb.data_ref()) : \"rw\"(va.data()));"
+            "\n#endif\n"
+            "vb.copy_to(f); });")
+    if "esimdgather" in features:
+        add("KEGather", "h.parallel_for<KEGather>(sycl::range<1>(2), [=](sycl::id<1> i) SYCL_ESIMD_KERNEL { "
+            "sycl::ext::intel::esimd::simd<int, 8> v = sycl::ext::intel::esimd::block_load<int, 8>(a + i * 8); "
+            "sycl::ext::intel::esimd::simd<uint32_t, 8> offs(0, 4); "
+            "auto g = sycl::ext::intel::esimd::gather<int, 8>(a, offs); "
+            "sycl::ext::intel::esimd::block_store(a + i * 8, v + g); });")
     return {"kernels": kernels, "classes": classes}
 
 
