@@ -77,7 +77,22 @@ pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
     Some((out, len))
 }
 
-/// `(has result type, has result id)` of an opcode, from rspirv's grammar; `None` if unknown.
+/// `(has result type, has result id)` of the SPV_INTEL_joint_matrix instructions rspirv's grammar
+/// lacks, which the SPIR-V/LLVM translator writes for DPC++'s `joint_matrix_prefetch` and checked
+/// loads, stores and fills (their operands: [`fixed_use_positions`]).
+const GRAMMARLESS_RESULTS: &[(u32, (bool, bool))] = &[
+    // OpCooperativeMatrixLoadCheckedINTEL, OpCooperativeMatrixStoreCheckedINTEL,
+    // OpCooperativeMatrixConstructCheckedINTEL
+    (6193, (true, true)),
+    (6194, (false, false)),
+    (6195, (true, true)),
+    // OpCooperativeMatrixGetElementCoordINTEL, OpCooperativeMatrixPrefetchINTEL
+    (6440, (true, true)),
+    (6449, (false, false)),
+];
+
+/// `(has result type, has result id)` of an opcode, from rspirv's grammar (and
+/// [`GRAMMARLESS_RESULTS`]); `None` if unknown.
 pub fn result_info(op: u32) -> Option<(bool, bool)> {
     static TABLE: OnceLock<Vec<Option<(bool, bool)>>> = OnceLock::new();
     let table = TABLE.get_or_init(|| {
@@ -91,6 +106,9 @@ pub fn result_info(op: u32) -> Option<(bool, bool)> {
                 kinds.first() == Some(&OperandKind::IdResult)
             };
             t[g.opcode as u32 as usize] = Some((has_type, has_result));
+        }
+        for &(op, info) in GRAMMARLESS_RESULTS {
+            t[op as usize] = Some(info);
         }
         t
     });
@@ -475,6 +493,48 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
             f(3);
             f(4);
             f(5);
+            return true;
+        }
+        // SPV_INTEL_joint_matrix, which rspirv's grammar lacks (see [`GRAMMARLESS_RESULTS`]).
+        // OpCooperativeMatrixPrefetchINTEL: pointer, rows, columns, literal cache level,
+        // layout, [stride, [memory operands]]
+        6449 if n >= 6 && plain_memory(7) => {
+            [1, 2, 3, 5].into_iter().for_each(&mut *f);
+            if n >= 7 {
+                f(6);
+            }
+            return true;
+        }
+        // OpCooperativeMatrixLoadCheckedINTEL: type, result, pointer, x offset, y offset,
+        // layout, height, width, [stride, [memory operands]]
+        6193 if n >= 9 && plain_memory(10) => {
+            f(1);
+            (3..=8).for_each(&mut *f);
+            if n >= 10 {
+                f(9);
+            }
+            return true;
+        }
+        // OpCooperativeMatrixStoreCheckedINTEL: pointer, x offset, y offset, object, layout,
+        // height, width, [stride, [memory operands]]
+        6194 if n >= 8 && plain_memory(9) => {
+            (1..=7).for_each(&mut *f);
+            if n >= 9 {
+                f(8);
+            }
+            return true;
+        }
+        // OpCooperativeMatrixConstructCheckedINTEL: type, result, x offset, y offset, height,
+        // width, value; OpCooperativeMatrixGetElementCoordINTEL: type, result, matrix, index
+        6195 if n == 8 => {
+            f(1);
+            (3..8).for_each(&mut *f);
+            return true;
+        }
+        6440 if n == 5 => {
+            f(1);
+            f(3);
+            f(4);
             return true;
         }
         // OpDecorate: target, then a core decoration whose parameters are all literals
@@ -1023,6 +1083,38 @@ mod tests {
             );
         }
         assert_eq!(decoded_use_positions(&mad(&[0x3])), Some(vec![1, 3, 4, 5]));
+    }
+
+    /// DPC++'s joint_matrix prefetch and checked load, store and fill (seeds 1730, 1733… of the
+    /// post-link campaign: images holding a prefetch could not be linked with their ESIMD or
+    /// device-library images), words as the translator wrote them: the grammar knows none of
+    /// them; their ids and results are found, the literals (cache level, memory operands) left.
+    #[test]
+    fn intel_joint_matrix_instructions_the_grammar_lacks_decode() {
+        let prefetch = [6449 | 7 << 16, 617, 588, 589, 0, 45, 618];
+        assert_eq!(decode(&prefetch).map(|_| ()), None);
+        assert_eq!(id_use_positions(&prefetch), Some(vec![1, 2, 3, 5, 6]));
+        assert_eq!(id_use_positions(&prefetch[..6]), Some(vec![1, 2, 3, 5]));
+        let with_memory = [6449 | 9 << 16, 617, 588, 589, 0, 45, 618, 0x2, 16];
+        assert_eq!(id_use_positions(&with_memory), Some(vec![1, 2, 3, 5, 6]));
+        assert_eq!(result_id(&prefetch), None);
+        let load = [6193 | 11 << 16, 114, 115, 109, 74, 74, 74, 54, 55, 100, 0];
+        assert_eq!(id_use_positions(&load), Some(vec![1, 3, 4, 5, 6, 7, 8, 9]));
+        assert_eq!(
+            (result_type(&load), result_id(&load)),
+            (Some(114), Some(115))
+        );
+        let store = [6194 | 10 << 16, 116, 74, 74, 112, 74, 54, 55, 100, 0];
+        assert_eq!(id_use_positions(&store), Some(vec![1, 2, 3, 4, 5, 6, 7, 8]));
+        assert_eq!(result_id(&store), None);
+        let fill = [6195 | 8 << 16, 57, 112, 74, 74, 54, 55, 111];
+        assert_eq!(id_use_positions(&fill), Some(vec![1, 3, 4, 5, 6, 7]));
+        assert_eq!(result_id(&fill), Some(112));
+        let coord = [6440 | 5 << 16, 30, 31, 32, 33];
+        assert_eq!(id_use_positions(&coord), Some(vec![1, 3, 4]));
+        // (A memory operand whose bits take an id parameter is not guessed at.)
+        let scoped = [6194 | 11 << 16, 116, 74, 74, 112, 74, 54, 55, 100, 0x8, 9];
+        assert_eq!(id_use_positions(&scoped), None);
     }
 
     /// Every decoration the literal fast path accepts is one the grammar decodes to the target
