@@ -77,15 +77,21 @@ pub fn read_string(words: &[u32]) -> Option<(Vec<u8>, usize)> {
     Some((out, len))
 }
 
-/// `(has result type, has result id)` of the SPV_INTEL_joint_matrix instructions rspirv's grammar
-/// lacks, which the SPIR-V/LLVM translator writes for DPC++'s `joint_matrix_prefetch` and checked
-/// loads, stores and fills (their operands: [`fixed_use_positions`]).
+/// `(has result type, has result id)` of the Intel instructions rspirv's grammar lacks that the
+/// SPIR-V/LLVM translator writes (its "internal" opcodes): SPV_INTEL_joint_matrix's for DPC++'s
+/// `joint_matrix_prefetch` and checked loads, stores and fills, SPV_INTEL_token_type's and
+/// SPV_INTEL_complex_float_mul_div's (their operands: [`fixed_use_positions`]).
 const GRAMMARLESS_RESULTS: &[(u32, (bool, bool))] = &[
+    // OpTypeTokenINTEL
+    (6113, (false, true)),
     // OpCooperativeMatrixLoadCheckedINTEL, OpCooperativeMatrixStoreCheckedINTEL,
     // OpCooperativeMatrixConstructCheckedINTEL
     (6193, (true, true)),
     (6194, (false, false)),
     (6195, (true, true)),
+    // OpComplexFMulINTEL, OpComplexFDivINTEL
+    (6415, (true, true)),
+    (6416, (true, true)),
     // OpCooperativeMatrixGetElementCoordINTEL, OpCooperativeMatrixPrefetchINTEL
     (6440, (true, true)),
     (6449, (false, false)),
@@ -531,12 +537,15 @@ fn fixed_use_positions(words: &[u32], f: &mut impl FnMut(usize)) -> bool {
             (3..8).for_each(&mut *f);
             return true;
         }
-        6440 if n == 5 => {
+        // OpComplexFMulINTEL, OpComplexFDivINTEL: type, result, two operands
+        6440 | 6415 | 6416 if n == 5 => {
             f(1);
             f(3);
             f(4);
             return true;
         }
+        // OpTypeTokenINTEL: result
+        6113 if n == 2 => return true,
         // OpDecorate: target, then a core decoration whose parameters are all literals
         71 if n >= 3 && decoration_literals_fit(words) => {
             f(1);
@@ -1089,8 +1098,9 @@ mod tests {
     /// post-link campaign: images holding a prefetch could not be linked with their ESIMD or
     /// device-library images), words as the translator wrote them: the grammar knows none of
     /// them; their ids and results are found, the literals (cache level, memory operands) left.
+    /// So for the translator's other grammarless instructions (complex multiply, token type).
     #[test]
-    fn intel_joint_matrix_instructions_the_grammar_lacks_decode() {
+    fn intel_instructions_the_grammar_lacks_decode() {
         let prefetch = [6449 | 7 << 16, 617, 588, 589, 0, 45, 618];
         assert_eq!(decode(&prefetch).map(|_| ()), None);
         assert_eq!(id_use_positions(&prefetch), Some(vec![1, 2, 3, 5, 6]));
@@ -1112,6 +1122,14 @@ mod tests {
         assert_eq!(result_id(&fill), Some(112));
         let coord = [6440 | 5 << 16, 30, 31, 32, 33];
         assert_eq!(id_use_positions(&coord), Some(vec![1, 3, 4]));
+        let complex_mul = [6415 | 5 << 16, 30, 31, 32, 33];
+        assert_eq!(id_use_positions(&complex_mul), Some(vec![1, 3, 4]));
+        assert_eq!(result_id(&complex_mul), Some(31));
+        let token = [6113 | 2 << 16, 40];
+        assert_eq!(
+            (id_use_positions(&token), result_id(&token)),
+            (Some(vec![]), Some(40))
+        );
         // (A memory operand whose bits take an id parameter is not guessed at.)
         let scoped = [6194 | 11 << 16, 116, 74, 74, 112, 74, 54, 55, 100, 0x8, 9];
         assert_eq!(id_use_positions(&scoped), None);
