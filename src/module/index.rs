@@ -316,9 +316,40 @@ fn check_ids(module: &Module) -> IdChecks {
     for (i, w) in instructions_of(module) {
         ids.inst(w, module.offset_of(i)).map_err(|e| (i, e))?;
     }
-    Ok(ids
-        .finish()
-        .map_err(|(offset, e)| (module.inst_at_offset(offset), e)))
+    Ok(ids.finish().map_err(|(offset, e)| {
+        (
+            module.inst_at_offset(offset),
+            noting_unknown_opcode(module, e),
+        )
+    }))
+}
+
+/// `e` (an id used but never defined) with the first instruction of `module` whose opcode
+/// spec-link does not know, when there is one: its result, if it has one, is not seen.
+fn noting_unknown_opcode(module: &Module, e: Error) -> Error {
+    let unknown = instructions_of(module).find_map(|(i, w)| {
+        let op = inst::opcode(w);
+        inst::result_info(op).is_none().then_some((i, op))
+    });
+    match (unknown, e) {
+        (
+            Some((i, op)),
+            Error::Malformed {
+                offset,
+                opcode,
+                message,
+            },
+        ) => Error::Malformed {
+            offset,
+            opcode,
+            message: format!(
+                "{message} (the module holds opcode {op}, at word {}, which spec-link does not \
+                 know: an instruction of it may be the definition)",
+                module.offset_of(i)
+            ),
+        },
+        (_, e) => e,
+    }
 }
 
 /// Instructions per chunk of the id checks shared by the index's two threads.
@@ -1075,6 +1106,26 @@ mod tests {
         assert!(e.contains("id %9 is never defined"), "{e}");
         let e = error_of(&[int, ptr, above, twice]);
         assert!(e.contains("id %20 is not below"), "{e}");
+    }
+
+    /// An id never defined in a module holding an instruction spec-link does not know (whose
+    /// result it cannot see) is reported with that instruction.
+    #[test]
+    fn an_id_never_defined_names_an_unknown_instruction() {
+        let int = build(Op::TypeInt, &[1, 32, 0]);
+        let ptr = build(Op::TypePointer, &[2, 7, 1]);
+        // (Opcode 65000 defining %9 as far as its author knows.)
+        let unknown = vec![65000 | 3 << 16, 1, 9];
+        let never = build(Op::Variable, &[2, 3, 7, 9]);
+        let e = error_of(&[int.clone(), ptr.clone(), unknown, never.clone()]);
+        assert!(
+            e.contains(
+                "id %9 is never defined in the module (the module holds opcode 65000, at word 13,"
+            ),
+            "{e}"
+        );
+        let e = error_of(&[int, ptr, never]);
+        assert!(!e.contains("opcode"), "{e}");
     }
 
     /// On two threads, the id checks are shared: the first thread walks chunks from the front,
