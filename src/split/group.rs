@@ -142,7 +142,8 @@ fn virtual_functions_in_source_order(module: &Module, index: &Index, entries: &m
     }
 }
 
-/// Sorts `run` by source line (see [`virtual_functions_in_source_order`]).
+/// Sorts `run` by source line (see [`virtual_functions_in_source_order`]), else, without debug
+/// information, by class ([`in_class_order`]).
 fn in_line_order(module: &Module, index: &Index, run: &mut [Entry]) {
     let functions: Vec<usize> = run.iter().map(|e| e.function).collect();
     let positions = source_positions(module, index, &functions);
@@ -151,12 +152,116 @@ fn in_line_order(module: &Module, index: &Index, run: &mut [Entry]) {
         .map(|e| positions.get(&e.id).copied())
         .collect::<Option<Vec<(u32, u32)>>>()
     else {
+        in_class_order(index, run);
         return;
     };
     if placed.iter().any(|&(source, _)| source != placed[0].0) {
         return;
     }
     run.sort_by_key(|e| positions.get(&e.id).map(|&(_, line)| line));
+}
+
+/// Puts the functions of base and member classes before those of the classes built on them,
+/// as the source defines them (a base or a member must be complete where a class is defined),
+/// when the module keeps the constructors (`-O0`): a constructor of class `A` calling one of
+/// class `B` means `B` comes first. Each function of `run` goes by its class's depth in that
+/// order (a class no constructor relates has depth 0), stable; nothing moves unless every
+/// function's class is read from its Itanium name.
+fn in_class_order(index: &Index, run: &mut [Entry]) {
+    let name_of = |id: u32| {
+        index
+            .linkage
+            .get(&id)
+            .map(|l| l.name.as_slice())
+            .or_else(|| index.names.get(&id).map(Vec::as_slice))
+    };
+    // Class A -> the classes its constructors construct.
+    let mut built_on: std::collections::HashMap<Vec<&[u8]>, Vec<Vec<&[u8]>>> = Default::default();
+    for call in &index.calls {
+        let caller = index.functions.get(call.function as usize).map(|f| f.id);
+        let classes = (
+            caller.and_then(name_of).and_then(constructor_class),
+            name_of(call.callee).and_then(constructor_class),
+        );
+        if let (Some(a), Some(b)) = classes {
+            if a != b {
+                built_on.entry(a).or_default().push(b);
+            }
+        }
+    }
+    if built_on.is_empty() {
+        return;
+    }
+    let Some(classes) = run
+        .iter()
+        .map(|e| method_class(e.name.as_bytes()))
+        .collect::<Option<Vec<_>>>()
+    else {
+        return;
+    };
+    // (Depth by repeated relaxation, bounded: a cycle, which C++ does not allow, stops it.)
+    let mut depth: std::collections::HashMap<&Vec<&[u8]>, usize> = Default::default();
+    for _ in 0..=built_on.len() {
+        let mut changed = false;
+        for (a, bs) in &built_on {
+            let d = bs
+                .iter()
+                .map(|b| depth.get(b).copied().unwrap_or(0) + 1)
+                .max()
+                .unwrap_or(0);
+            if depth.get(a).copied().unwrap_or(0) < d {
+                depth.insert(a, d);
+                changed = true;
+            }
+        }
+        if !changed {
+            break;
+        }
+    }
+    let mut keyed: Vec<(usize, Entry)> = classes
+        .iter()
+        .map(|c| depth.get(c).copied().unwrap_or(0))
+        .zip(run.iter().cloned())
+        .collect();
+    keyed.sort_by_key(|(d, _)| *d);
+    for (slot, (_, e)) in run.iter_mut().zip(keyed) {
+        *slot = e;
+    }
+}
+
+/// The components of an Itanium nested name (`_ZN` [`K`/`r`/`V`…] `<length><name>`…) and what
+/// follows them; `None` for another kind of name.
+fn nested_name(name: &[u8]) -> Option<(Vec<&[u8]>, &[u8])> {
+    let mut rest = name.strip_prefix(b"_ZN")?;
+    while let [b'K' | b'r' | b'V', tail @ ..] = rest {
+        rest = tail;
+    }
+    let mut parts = Vec::new();
+    loop {
+        let digits = rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if digits == 0 {
+            break;
+        }
+        let len: usize = std::str::from_utf8(&rest[..digits]).ok()?.parse().ok()?;
+        let part = rest.get(digits..digits + len)?;
+        parts.push(part);
+        rest = &rest[digits + len..];
+    }
+    Some((parts, rest))
+}
+
+/// The class of a constructor's Itanium name (`_ZN…C1`/`C2`/`C3…`).
+fn constructor_class(name: &[u8]) -> Option<Vec<&[u8]>> {
+    let (parts, rest) = nested_name(name)?;
+    (!parts.is_empty() && matches!(rest, [b'C', b'1'..=b'3', ..])).then_some(parts)
+}
+
+/// The class of a member function's Itanium name (`_ZN[K]…<class>…<function>E…`).
+fn method_class(name: &[u8]) -> Option<Vec<&[u8]>> {
+    let (mut parts, rest) = nested_name(name)?;
+    (parts.len() >= 2 && rest.first() == Some(&b'E')).then_some(())?;
+    parts.pop();
+    Some(parts)
 }
 
 /// The source position (`DebugSource` id, line) of each of `functions` (indices into
@@ -608,7 +713,11 @@ OpFunctionEnd
             .map(|(k, f)| Entry {
                 id: f.id,
                 function: k,
-                name: String::from_utf8_lossy(&index.linkage[&f.id].name).into_owned(),
+                name: index
+                    .linkage
+                    .get(&f.id)
+                    .map(|l| String::from_utf8_lossy(&l.name).into_owned())
+                    .unwrap_or_default(),
                 kind: EntryKind::Virtual,
                 esimd: false,
                 input: 0,
@@ -673,6 +782,67 @@ OpFunctionEnd
             [&definition("%dg", "g"), ""],
         );
         assert_eq!(order(&only_g)?, ["g", "f"]);
+        Ok(())
+    }
+
+    /// Without debug information, at `-O0`: the derived class's virtual function (first in the
+    /// module, as its vtable is) goes after the base's when the derived class's constructor
+    /// calls the base's; without the constructors nothing moves.
+    #[test]
+    fn virtual_functions_go_in_class_order_by_constructors() -> crate::link::testing::TestResult {
+        let module_with = |constructors: bool| {
+            let calls = if constructors {
+                "%cvd = OpFunction %void None %fn\n%l3 = OpLabel\n%r = OpFunctionCall %void %cvb\nOpReturn\nOpFunctionEnd\n\
+                 %cvb = OpFunction %void None %fn\n%l4 = OpLabel\nOpReturn\nOpFunctionEnd\n"
+            } else {
+                ""
+            };
+            let names = if constructors {
+                "OpName %cvd \"_ZN2VDC2Ev\"\nOpName %cvb \"_ZN2VBC2Ev\"\n"
+            } else {
+                ""
+            };
+            format!(
+                "{names}OpDecorate %vd LinkageAttributes \"_ZNK2VD3getEi\" Export
+OpDecorate %vb LinkageAttributes \"_ZNK2VB3getEi\" Export
+%void = OpTypeVoid
+%fn = OpTypeFunction %void
+%vd = OpFunction %void None %fn
+%l1 = OpLabel
+OpReturn
+OpFunctionEnd
+%vb = OpFunction %void None %fn
+%l2 = OpLabel
+OpReturn
+OpFunctionEnd
+{calls}"
+            )
+        };
+        let order = |text: &str| -> crate::link::testing::TestResult<Vec<String>> {
+            let module = crate::link::testing::assemble(text)?;
+            let index = Index::build(&module)?;
+            let mut entries: Vec<Entry> = virtual_entries(&index).into_iter().take(2).collect();
+            virtual_functions_in_source_order(&module, &index, &mut entries);
+            Ok(entries.into_iter().map(|e| e.name).collect())
+        };
+        assert_eq!(
+            order(&module_with(true))?,
+            ["_ZNK2VB3getEi", "_ZNK2VD3getEi"]
+        );
+        assert_eq!(
+            order(&module_with(false))?,
+            ["_ZNK2VD3getEi", "_ZNK2VB3getEi"]
+        );
+        assert_eq!(
+            method_class(b"_ZNK2ns2VB3getEi"),
+            Some(vec![&b"ns"[..], b"VB"])
+        );
+        assert_eq!(
+            constructor_class(b"_ZN2ns2VBC1Ev"),
+            Some(vec![&b"ns"[..], b"VB"])
+        );
+        assert_eq!(method_class(b"_Z3getv"), None);
+        assert_eq!(nested_name(b"_ZN99x"), None);
         Ok(())
     }
 
