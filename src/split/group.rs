@@ -126,8 +126,8 @@ pub(crate) fn entries(
 /// The SPIR-V/LLVM translator writes the functions a global's initializer names (a vtable's)
 /// before all others of its module, in the order of those globals; DPC++ lists entry points in
 /// its LLVM module's order, where the front end put the virtual functions in source order (base
-/// before derived). Without debug information that order is not in the SPIR-V, and the module's
-/// stays.
+/// before derived). Without debug information, the constructors an unoptimised module keeps give
+/// the classes' order ([`in_class_order`]); optimised code holds neither, and the module's stays.
 fn virtual_functions_in_source_order(module: &Module, index: &Index, entries: &mut [Entry]) {
     let mut start = 0;
     while start < entries.len() {
@@ -136,15 +136,15 @@ fn virtual_functions_in_source_order(module: &Module, index: &Index, entries: &m
             .take_while(|e| e.kind == EntryKind::Virtual)
             .count();
         if run >= 2 {
-            in_line_order(module, index, &mut entries[start..start + run]);
+            in_source_order(module, index, &mut entries[start..start + run]);
         }
         start += run.max(1);
     }
 }
 
-/// Sorts `run` by source line (see [`virtual_functions_in_source_order`]), else, without debug
-/// information, by class ([`in_class_order`]).
-fn in_line_order(module: &Module, index: &Index, run: &mut [Entry]) {
+/// Sorts `run` by source line (see [`virtual_functions_in_source_order`]), else, without a line
+/// for each, by class ([`in_class_order`]).
+fn in_source_order(module: &Module, index: &Index, run: &mut [Entry]) {
     let functions: Vec<usize> = run.iter().map(|e| e.function).collect();
     let positions = source_positions(module, index, &functions);
     let Some(placed) = run
@@ -192,13 +192,12 @@ fn in_class_order(index: &Index, run: &mut [Entry]) {
     if built_on.is_empty() {
         return;
     }
-    let Some(classes) = run
+    if run
         .iter()
-        .map(|e| method_class(e.name.as_bytes()))
-        .collect::<Option<Vec<_>>>()
-    else {
+        .any(|e| method_class(e.name.as_bytes()).is_none())
+    {
         return;
-    };
+    }
     // (Depth by repeated relaxation, bounded: a cycle, which C++ does not allow, stops it.)
     let mut depth: std::collections::HashMap<&Vec<&[u8]>, usize> = Default::default();
     for _ in 0..=built_on.len() {
@@ -218,15 +217,12 @@ fn in_class_order(index: &Index, run: &mut [Entry]) {
             break;
         }
     }
-    let mut keyed: Vec<(usize, Entry)> = classes
-        .iter()
-        .map(|c| depth.get(c).copied().unwrap_or(0))
-        .zip(run.iter().cloned())
-        .collect();
-    keyed.sort_by_key(|(d, _)| *d);
-    for (slot, (_, e)) in run.iter_mut().zip(keyed) {
-        *slot = e;
-    }
+    // (Stable: equal depths keep the module's order.)
+    run.sort_by_cached_key(|e| {
+        method_class(e.name.as_bytes())
+            .and_then(|c| depth.get(&c).copied())
+            .unwrap_or(0)
+    });
 }
 
 /// The components of an Itanium nested name (`_ZN` [`K`/`r`/`V`…] `<length><name>`…) and what
